@@ -1,0 +1,30 @@
+# The two Quickstart commands: `make run` and `make test`.
+.PHONY: run test check pytest bench clean
+
+PY := .venv/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+run:
+	@scripts/bootstrap.sh run
+	.venv/bin/sadame serve --host $(HOST) --port $(PORT)
+
+test:
+	@scripts/bootstrap.sh test
+	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory pytest
+
+check:
+	.venv/bin/ruff check src tests benchmarks
+	.venv/bin/mypy
+	.venv/bin/sadame lint src
+
+pytest:
+	$(PY) -m pytest
+
+bench:
+	@scripts/bootstrap.sh test
+	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,80 @@
+"""The normalization contract: the one place sadame turns text into comparable text.
+
+Stdlib only, no I/O beyond reading its own probe corpus. Every other module of
+sadame (and, through ``sadame lint``, every module of its users) normalizes
+through here.
+
+>>> import sadame
+>>> sadame.normalize("ｷｬｯｼｭ？", preset="judge")
+'きゃっしゅ'
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from sadame.normalize._core import (
+    ExplainStep,
+    Explanation,
+    NormalizedText,
+    explain,
+    normalize,
+    normalize_with_offsets,
+    replay,
+)
+from sadame.normalize._fingerprint import (
+    CONTRACT_VERSION,
+    ContractInfo,
+    contract_info,
+    fingerprint,
+    probe_corpus,
+)
+from sadame.normalize._flags import (
+    ISSUE_PUNCTUATION,
+    JS_WHITESPACE,
+    JUDGE_PUNCTUATION,
+    NormalizeFlags,
+    PunctuationMode,
+    WhitespaceMode,
+)
+from sadame.normalize._presets import PRESETS
+from sadame.normalize._steps import STEPS
+
+__all__ = [
+    "CONTRACT_VERSION",
+    "ISSUE_PUNCTUATION",
+    "JS_WHITESPACE",
+    "JUDGE_PUNCTUATION",
+    "PRESETS",
+    "STEP_NAMES",
+    "ContractInfo",
+    "ExplainStep",
+    "Explanation",
+    "NormalizeFlags",
+    "NormalizedText",
+    "PunctuationMode",
+    "WhitespaceMode",
+    "contract_info",
+    "explain",
+    "fingerprint",
+    "normalize",
+    "normalize_with_offsets",
+    "probe_corpus",
+    "replay",
+]
+
+#: The steps of the contract, in the fixed order they run.
+STEP_NAMES: tuple[str, ...] = tuple(step.name for step in STEPS)
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``sadame.normalize(text, preset=...)`` work while ``sadame.normalize``
+    stays the module (``sadame.normalize.fingerprint()``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> str:
+        return normalize(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

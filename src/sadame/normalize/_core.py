@@ -1,0 +1,205 @@
+"""The public functions of the contract: normalize, normalize_with_offsets, explain."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._presets import resolve_flags
+from sadame.normalize._steps import STEPS, Mapped, enabled_steps
+
+__all__ = [
+    "ExplainStep",
+    "Explanation",
+    "NormalizedText",
+    "explain",
+    "normalize",
+    "normalize_with_offsets",
+    "replay",
+]
+
+_TextFn = Callable[[str], str]
+
+
+def _check_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"sadame.normalize expects str, got {type(text).__name__}")
+    return text
+
+
+@lru_cache(maxsize=64)
+def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
+    """The text-path functions for ``flags``, with the per-character table steps
+    (kana, punctuation, whitespace deletion) fused into one ``str.translate``.
+
+    The fused plan must equal running the steps one by one; the tests compare both.
+    """
+    plan: list[_TextFn] = []
+    table: dict[int, int | None] = {}
+    for step in enabled_steps(flags):
+        step_table = _table_of(step.name, flags)
+        if step_table is not None:
+            _compose_into(table, step_table)
+            continue
+        if table:
+            plan.append(_translator(dict(table)))
+            table.clear()
+        plan.append(_bind(step.text, flags))
+    if table:
+        plan.append(_translator(dict(table)))
+    return tuple(plan)
+
+
+def _table_of(step_name: str, flags: NormalizeFlags) -> dict[int, int | None] | None:
+    """The per-character table a step amounts to, or None when it is not one."""
+    if step_name == "kana":
+        return {cp: cp - 0x60 for cp in range(0x30A1, 0x30F7)}
+    if step_name == "punctuation":
+        target = None if flags.punctuation is PunctuationMode.DELETE else ord(" ")
+        return {ord(c): target for c in flags.punctuation_chars}
+    if step_name == "whitespace" and flags.whitespace is WhitespaceMode.DELETE:
+        return {ord(c): None for c in JS_WHITESPACE}
+    return None
+
+
+def _compose_into(table: dict[int, int | None], then: dict[int, int | None]) -> None:
+    """Make ``table`` mean "apply ``table``, then ``then``" as one translate table."""
+    for key, value in table.items():
+        if value is not None and value in then:
+            table[key] = then[value]
+    for key, value in then.items():
+        table.setdefault(key, value)
+
+
+def _translator(table: dict[int, int | None]) -> _TextFn:
+    return lambda text: text.translate(table)
+
+
+def _bind(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags) -> _TextFn:
+    return lambda text: fn(text, flags)
+
+
+def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> str:
+    """Normalize ``text`` with a named preset (or explicit flags).
+
+    >>> normalize("ｷｬｯｼｭ？", preset="judge")
+    'きゃっしゅ'
+    >>> normalize("改善ポイント：安定性・バランス", preset="issue")
+    '改善ポイント:安定性 バランス'
+    """
+    text = _check_text(text)
+    resolved = resolve_flags(preset, flags)
+    for fn in _plan(resolved):
+        if not text:
+            break
+        text = fn(text)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """A normalized text that remembers where each character came from.
+
+    ``starts[i]``/``ends[i]`` is the span of :attr:`original` that produced
+    character ``i`` of :attr:`text`. Spans always cover whole original characters;
+    one original character may produce several normalized ones and vice versa.
+    """
+
+    original: str
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """The smallest original span covering normalized ``text[start:end]``."""
+        if not 0 <= start <= end <= len(self.text):
+            raise IndexError(f"span {start}:{end} outside normalized text of length {len(self.text)}")
+        if start == end:
+            position = self.starts[start] if start < len(self.text) else len(self.original)
+            return position, position
+        return min(self.starts[start:end]), max(self.ends[start:end])
+
+    def original_slice(self, start: int, end: int) -> str:
+        """The original text behind normalized ``text[start:end]``."""
+        a, b = self.original_span(start, end)
+        return self.original[a:b]
+
+
+def normalize_with_offsets(
+    text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None
+) -> NormalizedText:
+    """Like :func:`normalize`, plus a map from each normalized position to the original.
+
+    >>> n = normalize_with_offsets("- **ｷｬｯｼｭ**が残る", preset="decoration")
+    >>> n.text
+    'キャッシュが残る'
+    >>> n.original_slice(0, 5)
+    'ｷｬｯｼｭ'
+    """
+    text = _check_text(text)
+    resolved = resolve_flags(preset, flags)
+    mapped = Mapped.identity(text)
+    for step in enabled_steps(resolved):
+        if not mapped.text:
+            break
+        mapped = step.mapped(mapped, resolved)
+    return NormalizedText(text, mapped.text, tuple(mapped.starts), tuple(mapped.ends))
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainStep:
+    """One step that changed the text: its name and the text before and after."""
+
+    step: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """What :func:`explain` found: the input, the output and the steps that mattered."""
+
+    text: str
+    result: str
+    steps: tuple[ExplainStep, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "text": self.text,
+            "result": self.result,
+            "steps": [{"step": s.step, "before": s.before, "after": s.after} for s in self.steps],
+        }
+
+
+def explain(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> Explanation:
+    """Run the steps one at a time and record each one that changed the text
+    (like ftfy's ``fix_and_explain``).
+
+    >>> [s.step for s in explain("ＣＳＳ？", preset="judge").steps]
+    ['nfkc', 'casefold', 'punctuation']
+    """
+    text = _check_text(text)
+    resolved = resolve_flags(preset, flags)
+    current = text
+    changed: list[ExplainStep] = []
+    for step in enabled_steps(resolved):
+        after = step.text(current, resolved)
+        if after != current:
+            changed.append(ExplainStep(step.name, current, after))
+        current = after
+    return Explanation(text, current, tuple(changed))
+
+
+def replay(text: str, step_names: list[str] | tuple[str, ...], flags: NormalizeFlags) -> str:
+    """Apply only the named steps, in the contract's order (to replay an explanation)."""
+    text = _check_text(text)
+    known = {step.name for step in STEPS}
+    unknown = [name for name in step_names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown step(s): {', '.join(unknown)}")
+    for step in STEPS:
+        if step.name in step_names:
+            text = step.text(text, flags)
+    return text

@@ -1,0 +1,79 @@
+"""Markdown decoration stripping, as a list of kept character positions.
+
+Working on positions (not on a rewritten string) lets the offsets path map every
+kept character back to the original text. Every regular expression here can only
+start at a delimiter character and cannot run past the next delimiter of its own
+kind or the end of the line, so the total work is linear in the input length.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["markdown_keep"]
+
+# Line-leading markers: indentation, then blockquote markers, then one heading,
+# bullet or ordered-list marker, each followed by at least one space.
+_LINE_MARKER = re.compile(
+    r"[ \t]*(?:>[ \t]?)*(?:#{1,6}[ \t]+|[-*+][ \t]+|[0-9]{1,9}[.)][ \t]+)?"
+)
+_CODE = re.compile(r"`([^`\n]+)`")
+# Each inline rule: (pattern, group holding the kept text). Applied in this order.
+_INLINE: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)"),  # [text](url) -> text
+    re.compile(r"\*\*([^*\n]+)\*\*"),  # **bold**
+    re.compile(r"__([^_\n]+)__"),  # __bold__
+    re.compile(r"~~([^~\n]+)~~"),  # ~~strike~~
+    # *em*: not touching digits (keeps 2*3*4), content not starting/ending with space.
+    re.compile(r"(?<![0-9*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])"),
+    # _em_: not inside ASCII words (keeps snake_case_names).
+    re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])"),
+)
+
+
+def _apply_inline(text: str, positions: list[int], out: list[int]) -> None:
+    """Append to ``out`` the positions of ``text`` kept after inline stripping."""
+    for pattern in _INLINE:
+        if len(positions) < 2:
+            break
+        segment = "".join(text[p] for p in positions)
+        drop: set[int] = set()
+        for match in pattern.finditer(segment):
+            content_start, content_end = match.span(1)
+            drop.update(range(match.start(), content_start))
+            drop.update(range(content_end, match.end()))
+        if drop:
+            positions = [p for i, p in enumerate(positions) if i not in drop]
+    out.extend(positions)
+
+
+def _strip_line(text: str, start: int, end: int, out: list[int]) -> None:
+    marker = _LINE_MARKER.match(text, start, end)
+    pos = marker.end() if marker else start
+    # Code spans are literal: their content is kept as is, only the backticks go.
+    for code in _CODE.finditer(text, pos, end):
+        _apply_inline(text, list(range(pos, code.start())), out)
+        out.extend(range(code.start(1), code.end(1)))
+        pos = code.end()
+    _apply_inline(text, list(range(pos, end)), out)
+
+
+def markdown_keep(text: str) -> list[int]:
+    """Positions of ``text`` that survive Markdown stripping, in order.
+
+    >>> s = "- **安定性**: 不足"
+    >>> "".join(s[i] for i in markdown_keep(s))
+    '安定性: 不足'
+    """
+    out: list[int] = []
+    start = 0
+    length = len(text)
+    while start <= length:
+        newline = text.find("\n", start)
+        end = length if newline == -1 else newline
+        _strip_line(text, start, end, out)
+        if newline == -1:
+            break
+        out.append(newline)
+        start = newline + 1
+    return out

@@ -1,0 +1,95 @@
+"""Named presets: the flags each gate of a pipeline should use.
+
+Preset names are public API. Changing what a preset outputs is a contract
+change: bump ``CONTRACT_VERSION``, update the fingerprint golden, add a
+CHANGELOG entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from sadame.normalize._flags import (
+    ISSUE_PUNCTUATION,
+    JUDGE_PUNCTUATION,
+    NormalizeFlags,
+    PunctuationMode,
+    WhitespaceMode,
+)
+
+__all__ = ["PRESETS", "PresetName", "resolve_flags"]
+
+PresetName = str
+
+_JUDGE = NormalizeFlags(
+    nfkc=True,
+    markdown_strip=False,
+    numeric=False,
+    casefold=True,
+    kana=True,
+    punctuation=PunctuationMode.DELETE,
+    punctuation_chars=JUDGE_PUNCTUATION,
+    whitespace=WhitespaceMode.DELETE,
+)
+_DECORATION = NormalizeFlags(
+    nfkc=True,
+    markdown_strip=True,
+    numeric=False,
+    casefold=False,
+    kana=False,
+    punctuation=PunctuationMode.KEEP,
+    punctuation_chars="",
+    whitespace=WhitespaceMode.COLLAPSE,
+)
+_NUMERIC = NormalizeFlags(
+    nfkc=True,
+    markdown_strip=True,
+    numeric=True,
+    casefold=False,
+    kana=False,
+    punctuation=PunctuationMode.KEEP,
+    punctuation_chars="",
+    whitespace=WhitespaceMode.DELETE,
+)
+_ISSUE = NormalizeFlags(
+    nfkc=True,
+    markdown_strip=False,
+    numeric=False,
+    casefold=True,
+    kana=False,
+    punctuation=PunctuationMode.SPACE,
+    punctuation_chars=ISSUE_PUNCTUATION,
+    whitespace=WhitespaceMode.COLLAPSE,
+)
+
+#: ``judge``: seed 001's ``normalize()`` for rule tables (NFKC, lower-case,
+#: katakana->hiragana, whitespace and the judge punctuation set deleted).
+#: ``decoration``: seed 002's verbatim-quote check (NFKC, Markdown stripped,
+#: whitespace collapsed). ``numeric``: seed 002's grounding check (NFKC, Markdown
+#: stripped, numbers canonical, whitespace deleted). ``issue``: seed 000's
+#: ``normalizeBaseText`` (NFKC, whitespace and ``、。,.・/`` runs to one space,
+#: lower-case, trimmed).
+PRESETS: Mapping[str, NormalizeFlags] = MappingProxyType(
+    {"judge": _JUDGE, "decoration": _DECORATION, "numeric": _NUMERIC, "issue": _ISSUE}
+)
+
+
+def resolve_flags(preset: str | None, flags: NormalizeFlags | None) -> NormalizeFlags:
+    """The flags for a call that names a preset or passes flags (exactly one)."""
+    if flags is not None:
+        if preset is not None:
+            raise TypeError("pass either preset= or flags=, not both")
+        if not isinstance(flags, NormalizeFlags):
+            raise TypeError(f"flags must be NormalizeFlags, got {type(flags).__name__}")
+        return flags
+    if preset is None:
+        raise TypeError(f"a preset is required: one of {', '.join(sorted(PRESETS))} (or flags=)")
+    if not isinstance(preset, str):
+        raise TypeError(f"preset must be a str, got {type(preset).__name__}")
+    try:
+        return PRESETS[preset]
+    except KeyError:
+        raise ValueError(
+            f"unknown preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}"
+        ) from None

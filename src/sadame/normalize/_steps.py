@@ -1,0 +1,285 @@
+"""The contract's steps, each in two forms that must agree character for character:
+
+* ``text``: string in, string out (the fast path behind :func:`normalize`);
+* ``mapped``: the same transformation carrying, for every output character, the
+  span of the *original* input it came from (behind :func:`normalize_with_offsets`).
+
+This is the only module of sadame that calls :func:`unicodedata.normalize`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._markdown import markdown_keep
+from sadame.normalize.numeric import scan_numeric
+
+__all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
+
+_KATAKANA_FIRST = 0x30A1  # ァ
+_KATAKANA_LAST = 0x30F6  # ヶ
+_KANA_SHIFT = 0x60
+_KANA_TABLE: dict[int, int] = {
+    cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
+}
+_WS_SET = frozenset(JS_WHITESPACE)
+_WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+
+
+@dataclass(slots=True)
+class Mapped:
+    """Text plus, for each of its characters, the original span ``[starts[i], ends[i])``."""
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+
+    @classmethod
+    def identity(cls, text: str) -> Mapped:
+        return cls(text, list(range(len(text))), list(range(1, len(text) + 1)))
+
+    def select(self, keep: list[int]) -> Mapped:
+        return Mapped(
+            "".join(self.text[i] for i in keep),
+            [self.starts[i] for i in keep],
+            [self.ends[i] for i in keep],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    name: str
+    enabled: Callable[[NormalizeFlags], bool]
+    text: Callable[[str, NormalizeFlags], str]
+    mapped: Callable[[Mapped, NormalizeFlags], Mapped]
+
+
+# -- nfkc ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _composes_backward() -> frozenset[str]:
+    """Characters that canonical composition can merge into the character before them.
+
+    These are the NFKC_QC=Maybe characters: second halves of primary composites,
+    plus Hangul medial vowels and final consonants.
+    """
+    found: set[str] = {chr(cp) for cp in range(0x1161, 0x1176)}
+    found.update(chr(cp) for cp in range(0x11A8, 0x11C3))
+    for cp in range(0x110000):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if not decomposition or decomposition.startswith("<"):
+            continue
+        parts = decomposition.split()
+        if len(parts) != 2:
+            continue
+        pair = "".join(chr(int(p, 16)) for p in parts)
+        if unicodedata.normalize("NFC", pair) == chr(cp):
+            found.add(pair[1])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _starts_chunk(char: str) -> bool:
+    """True when NFKC can never merge ``char`` with anything before it."""
+    first = unicodedata.normalize("NFKD", char)[:1] or char
+    return unicodedata.combining(first) == 0 and first not in _composes_backward()
+
+
+def _nfkc_text(text: str, flags: NormalizeFlags) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    text = m.text
+    if unicodedata.is_normalized("NFKC", text):
+        return m
+    # Split into chunks that NFKC treats independently, normalize each chunk, and
+    # give every output character the span of its whole chunk.
+    bounds = [i for i in range(1, len(text)) if _starts_chunk(text[i])]
+    bounds = [0, *bounds, len(text)]
+    out_chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        piece = unicodedata.normalize("NFKC", text[a:b])
+        span_start, span_end = m.starts[a], m.ends[b - 1]
+        out_chars.append(piece)
+        starts.extend([span_start] * len(piece))
+        ends.extend([span_end] * len(piece))
+    joined = "".join(out_chars)
+    if joined != unicodedata.normalize("NFKC", text):  # pragma: no cover - safety net
+        whole = unicodedata.normalize("NFKC", text)
+        span = (m.starts[0], m.ends[-1]) if text else (0, 0)
+        return Mapped(whole, [span[0]] * len(whole), [span[1]] * len(whole))
+    return Mapped(joined, starts, ends)
+
+
+# -- markdown_strip -------------------------------------------------------------------
+
+
+def _markdown_text(text: str, flags: NormalizeFlags) -> str:
+    return "".join(text[i] for i in markdown_keep(text))
+
+
+def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    return m.select(markdown_keep(m.text))
+
+
+# -- numeric ------------------------------------------------------------------------
+
+
+def _numeric_text(text: str, flags: NormalizeFlags) -> str:
+    matches = scan_numeric(text)
+    if not matches:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for match in matches:
+        parts.append(text[pos : match.start])
+        parts.append(match.replacement)
+        pos = match.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _numeric_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    matches = scan_numeric(m.text)
+    if not matches:
+        return m
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for match in matches:
+        chars.append(m.text[pos : match.start])
+        starts.extend(m.starts[pos : match.start])
+        ends.extend(m.ends[pos : match.start])
+        span_start = m.starts[match.start]
+        span_end = max(m.ends[match.start : match.end])
+        chars.append(match.replacement)
+        starts.extend([span_start] * len(match.replacement))
+        ends.extend([span_end] * len(match.replacement))
+        pos = match.end
+    chars.append(m.text[pos:])
+    starts.extend(m.starts[pos:])
+    ends.extend(m.ends[pos:])
+    return Mapped("".join(chars), starts, ends)
+
+
+# -- casefold -----------------------------------------------------------------------
+
+
+def _casefold_text(text: str, flags: NormalizeFlags) -> str:
+    # str.lower is the full Unicode lower-case mapping with the Final_Sigma rule,
+    # the same mapping as JavaScript's locale-independent toLowerCase.
+    return text.lower()
+
+
+def _casefold_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    lowered = m.text.lower()
+    widths = [len(c.lower()) for c in m.text]
+    starts: list[int] = []
+    ends: list[int] = []
+    for i, width in enumerate(widths):
+        starts.extend([m.starts[i]] * width)
+        ends.extend([m.ends[i]] * width)
+    # Per-character widths equal the whole-string widths (Final_Sigma is 1:1), so
+    # the context-sensitive whole-string result can be used with per-char spans.
+    return Mapped(lowered, starts, ends)
+
+
+# -- kana ---------------------------------------------------------------------------
+
+
+def _kana_text(text: str, flags: NormalizeFlags) -> str:
+    return text.translate(_KANA_TABLE)
+
+
+def _kana_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    return Mapped(m.text.translate(_KANA_TABLE), m.starts, m.ends)
+
+
+# -- punctuation --------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _punctuation_table(mode: PunctuationMode, chars: str) -> dict[int, int | None]:
+    replacement = None if mode is PunctuationMode.DELETE else ord(" ")
+    return {ord(c): replacement for c in chars}
+
+
+def _punctuation_text(text: str, flags: NormalizeFlags) -> str:
+    return text.translate(_punctuation_table(flags.punctuation, flags.punctuation_chars))
+
+
+def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    chars = frozenset(flags.punctuation_chars)
+    if flags.punctuation is PunctuationMode.DELETE:
+        return m.select([i for i, c in enumerate(m.text) if c not in chars])
+    return Mapped(_punctuation_text(m.text, flags), m.starts, m.ends)
+
+
+# -- whitespace ---------------------------------------------------------------------
+
+_WS_DELETE_TABLE: dict[int, None] = {ord(c): None for c in JS_WHITESPACE}
+
+
+def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
+    if flags.whitespace is WhitespaceMode.DELETE:
+        return text.translate(_WS_DELETE_TABLE)
+    return _WS_RUN.sub(" ", text).strip(" ")
+
+
+def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    if flags.whitespace is WhitespaceMode.DELETE:
+        return m.select([i for i, c in enumerate(m.text) if c not in _WS_SET])
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for run in _WS_RUN.finditer(m.text):
+        chars.append(m.text[pos : run.start()])
+        starts.extend(m.starts[pos : run.start()])
+        ends.extend(m.ends[pos : run.start()])
+        leading = run.start() == 0
+        trailing = run.end() == len(m.text)
+        if not leading and not trailing:
+            chars.append(" ")
+            starts.append(m.starts[run.start()])
+            ends.append(max(m.ends[run.start() : run.end()]))
+        pos = run.end()
+    chars.append(m.text[pos:])
+    starts.extend(m.starts[pos:])
+    ends.extend(m.ends[pos:])
+    return Mapped("".join(chars), starts, ends)
+
+
+STEPS: tuple[Step, ...] = (
+    Step("nfkc", lambda f: f.nfkc, _nfkc_text, _nfkc_mapped),
+    Step("markdown_strip", lambda f: f.markdown_strip, _markdown_text, _markdown_mapped),
+    Step("numeric", lambda f: f.numeric, _numeric_text, _numeric_mapped),
+    Step("casefold", lambda f: f.casefold, _casefold_text, _casefold_mapped),
+    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped),
+    Step(
+        "punctuation",
+        lambda f: f.punctuation is not PunctuationMode.KEEP,
+        _punctuation_text,
+        _punctuation_mapped,
+    ),
+    Step(
+        "whitespace",
+        lambda f: f.whitespace is not WhitespaceMode.KEEP,
+        _whitespace_text,
+        _whitespace_mapped,
+    ),
+)
+
+
+def enabled_steps(flags: NormalizeFlags) -> tuple[Step, ...]:
+    return tuple(step for step in STEPS if step.enabled(flags))

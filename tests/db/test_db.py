@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from sqlalchemy import inspect, text
+
+from sadame.db import make_engine, resolve_url, upgrade
+
+
+def test_upgrade_creates_the_alembic_version_table(db_url: str) -> None:
+    upgrade(db_url)
+    upgrade(db_url)  # idempotent
+    engine = make_engine(db_url)
+    assert "alembic_version" in inspect(engine).get_table_names()
+    with engine.connect() as conn:
+        heads = {row[0] for row in conn.execute(text("select version_num from alembic_version"))}
+    assert heads, "no revision applied"
+
+
+def test_resolve_url_defaults_and_bare_paths(monkeypatch: object) -> None:
+    import pytest
+
+    mp = pytest.MonkeyPatch()
+    mp.delenv("SADAME_DB", raising=False)
+    try:
+        assert resolve_url(None) == "sqlite:///sadame.db"
+        assert resolve_url("data/x.db") == "sqlite:///data/x.db"
+        assert resolve_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+        mp.setenv("SADAME_DB", "sqlite:///other.db")
+        assert resolve_url(None) == "sqlite:///other.db"
+    finally:
+        mp.undo()
+
+
+def test_sqlite_runs_in_wal_mode(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
