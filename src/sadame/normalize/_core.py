@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import operator
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,10 +34,11 @@ def _check_text(text: object) -> str:
 
 @lru_cache(maxsize=64)
 def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
-    """The text-path functions for ``flags``, with the per-character table steps
-    (kana, punctuation, whitespace deletion) fused into one ``str.translate``.
+    """The text-path functions for ``flags``, as C-level callables where possible.
 
-    The fused plan must equal running the steps one by one; the tests compare both.
+    The per-character steps (kana, punctuation, whitespace deletion) are fused into
+    one ``str.translate``. The fused plan must equal running the steps one by one;
+    the tests compare both on the probe corpus.
     """
     plan: list[_TextFn] = []
     table: dict[int, int | None] = {}
@@ -44,12 +48,21 @@ def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
             _compose_into(table, step_table)
             continue
         if table:
-            plan.append(_translator(dict(table)))
-            table.clear()
-        plan.append(_bind(step.text, flags))
+            plan.append(_translator(table))
+            table = {}
+        plan.append(_fast_step(step.name) or _bind(step.text, flags))
     if table:
-        plan.append(_translator(dict(table)))
+        plan.append(_translator(table))
     return tuple(plan)
+
+
+def _fast_step(name: str) -> _TextFn | None:
+    # Same behaviour as the step's text function, minus a Python frame per call.
+    if name == "nfkc":
+        return functools.partial(unicodedata.normalize, "NFKC")
+    if name == "casefold":
+        return str.lower
+    return None
 
 
 def _table_of(step_name: str, flags: NormalizeFlags) -> dict[int, int | None] | None:
@@ -74,11 +87,24 @@ def _compose_into(table: dict[int, int | None], then: dict[int, int | None]) -> 
 
 
 def _translator(table: dict[int, int | None]) -> _TextFn:
-    return lambda text: text.translate(table)
+    # str.translate signals "no mapping" with a LookupError raised per character,
+    # which dominates its cost on Japanese text. A dense list answers every code
+    # point of the BMP without raising (IndexError above it still means "keep").
+    dense: list[int | None] = list(range(max(0x10000, max(table) + 1)))
+    for key, value in table.items():
+        dense[key] = value
+    return operator.methodcaller("translate", dense)
 
 
 def _bind(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags) -> _TextFn:
-    return lambda text: fn(text, flags)
+    return functools.partial(_call_step, fn, flags)
+
+
+def _call_step(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags, text: str) -> str:
+    return fn(text, flags)
+
+
+_PRESET_PLANS: dict[str, tuple[_TextFn, ...]] = {}
 
 
 def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> str:
@@ -89,11 +115,15 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     >>> normalize("改善ポイント：安定性・バランス", preset="issue")
     '改善ポイント:安定性 バランス'
     """
-    text = _check_text(text)
-    resolved = resolve_flags(preset, flags)
-    for fn in _plan(resolved):
-        if not text:
-            break
+    if not isinstance(text, str):
+        _check_text(text)
+    plan = _PRESET_PLANS.get(preset) if flags is None and preset is not None else None
+    if plan is None:
+        resolved = resolve_flags(preset, flags)
+        plan = _plan(resolved)
+        if flags is None and preset is not None:
+            _PRESET_PLANS[preset] = plan
+    for fn in plan:
         text = fn(text)
     return text
 
@@ -111,6 +141,7 @@ class NormalizedText:
     text: str
     starts: tuple[int, ...]
     ends: tuple[int, ...]
+    flags: NormalizeFlags
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The smallest original span covering normalized ``text[start:end]``."""
@@ -125,6 +156,42 @@ class NormalizedText:
         """The original text behind normalized ``text[start:end]``."""
         a, b = self.original_span(start, end)
         return self.original[a:b]
+
+    def exact_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """An original span that, normalized alone with the same flags, gives exactly
+        ``text[start:end]``; None when no such span exists around the match.
+
+        The smallest covering span is tried first, then the same span widened over
+        characters a step deleted just outside it (such as the ``**`` of a bold pair
+        whose content the match starts or ends with). Widening is what makes a quote
+        like ``安定性: 不足`` map to ``**安定性**: 不足`` rather than ``安定性**: 不足``.
+        """
+        a_min, b_min = self.original_span(start, end)
+        if start == end:
+            return (a_min, b_min) if normalize(self.original[a_min:b_min], flags=self.flags) == "" else None
+        a_max = self.ends[start - 1] if start > 0 else 0
+        b_max = self.starts[end] if end < len(self.text) else len(self.original)
+        target = self.text[start:end]
+        for a, b in _widenings(a_min, a_max, b_min, b_max):
+            if normalize(self.original[a:b], flags=self.flags) == target:
+                return a, b
+        return None
+
+
+_MAX_WIDEN = 8  # deleted characters tried one by one on each side; beyond that only the full gap
+
+
+def _widenings(a_min: int, a_max: int, b_min: int, b_max: int) -> list[tuple[int, int]]:
+    """Candidate spans from the smallest outwards, fewest widened characters first."""
+    lefts = [a_min - k for k in range(min(a_min - a_max, _MAX_WIDEN) + 1)]
+    rights = [b_min + k for k in range(min(b_max - b_min, _MAX_WIDEN) + 1)]
+    if a_max not in lefts:
+        lefts.append(a_max)
+    if b_max not in rights:
+        rights.append(b_max)
+    spans = [(a, b) for a in lefts for b in rights]
+    spans.sort(key=lambda span: span[1] - span[0])
+    return spans
 
 
 def normalize_with_offsets(
@@ -145,7 +212,7 @@ def normalize_with_offsets(
         if not mapped.text:
             break
         mapped = step.mapped(mapped, resolved)
-    return NormalizedText(text, mapped.text, tuple(mapped.starts), tuple(mapped.ends))
+    return NormalizedText(text, mapped.text, tuple(mapped.starts), tuple(mapped.ends), resolved)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,3 +76,20 @@ def fingerprint() -> str:
     """The contract fingerprint, e.g. ``nc1-1f2e...``: equal fingerprints mean
     identical normalization on the probe corpus and the same Unicode data."""
     return contract_info().fingerprint
+
+
+def _write_golden(path: str) -> None:
+    """Maintainers' helper: write the fingerprint golden file (after a deliberate bump)."""
+    info = contract_info().to_dict()
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(info, handle, ensure_ascii=False, indent=2)
+        handle.write("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover - maintainer tool
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--write-golden":
+        _write_golden(sys.argv[2])
+    else:
+        print(fingerprint())

@@ -49,7 +49,8 @@ def _apply_inline(text: str, positions: list[int], out: list[int]) -> None:
 
 def _strip_line(text: str, start: int, end: int, out: list[int]) -> None:
     marker = _LINE_MARKER.match(text, start, end)
-    pos = marker.end() if marker else start
+    # Indentation alone is not a marker: it stays for the whitespace step to handle.
+    pos = marker.end() if marker and text[start : marker.end()].strip(" \t") else start
     # Code spans are literal: their content is kept as is, only the backticks go.
     for code in _CODE.finditer(text, pos, end):
         _apply_inline(text, list(range(pos, code.start())), out)

@@ -1,0 +1,59 @@
+"""The contract fingerprint is stable, and any change to a preset's output must be deliberate.
+
+If this test fails after you changed normalization behaviour: that is a contract
+change. Bump ``CONTRACT_VERSION`` in ``sadame/normalize/_fingerprint.py``, add a
+CHANGELOG entry saying what changed, and regenerate the golden with
+``python -m sadame.normalize._fingerprint --write-golden tests/normalize/data/fingerprint.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import sadame
+from sadame.cli import cli
+from sadame.normalize import CONTRACT_VERSION, contract_info, fingerprint
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "fingerprint.json").read_text(encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_fingerprint_matches_the_golden_for_this_contract_version() -> None:
+    info = contract_info()
+    assert GOLDEN["contract_version"] == CONTRACT_VERSION, "contract version bumped: regenerate the golden"
+    assert info.unidata_version == GOLDEN["unidata_version"] == unicodedata.unidata_version
+    changed = {p for p, d in info.presets.items() if GOLDEN["presets"].get(p) != d}
+    assert not changed, f"preset output changed without a contract version bump: {sorted(changed)}"
+    assert info.fingerprint == GOLDEN["fingerprint"]
+
+
+def test_changelog_mentions_the_current_contract_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"contract version {CONTRACT_VERSION}" in changelog.lower()
+
+
+def test_fingerprint_is_the_same_in_a_fresh_process_with_another_hash_seed() -> None:
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", "import sadame; print(sadame.normalize.fingerprint())"],
+        capture_output=True, text=True, check=True, env=env,
+    )
+    assert out.stdout.strip() == fingerprint()
+
+
+def test_cli_contract_prints_the_fingerprint() -> None:
+    result = CliRunner().invoke(cli, ["contract"])
+    assert result.exit_code == 0
+    assert result.output.strip() == sadame.normalize.fingerprint()
+    result = CliRunner().invoke(cli, ["contract", "--json"])
+    data = json.loads(result.output)
+    assert data["fingerprint"] == fingerprint()
+    assert set(data["presets"]) == {"judge", "decoration", "numeric", "issue"}
+    assert data["probe_count"] >= 50

@@ -1,0 +1,53 @@
+"""Golden behaviour of the named presets (data in tests/normalize/data/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import sadame
+from sadame.normalize import PRESETS, normalize
+
+DATA = Path(__file__).parent / "data"
+CASES = json.loads((DATA / "presets.json").read_text(encoding="utf-8"))
+NEGATIVE = {
+    preset: strings
+    for preset, strings in json.loads((DATA / "negative.json").read_text(encoding="utf-8")).items()
+    if not preset.startswith("_")
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['preset']}:{c['input'][:20]}" for c in CASES])
+def test_golden_case(case: dict[str, str]) -> None:
+    assert normalize(case["input"], preset=case["preset"]) == case["expected"], case["note"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "text"),
+    [(preset, text) for preset, texts in NEGATIVE.items() for text in texts],
+)
+def test_negative_cases_stay_unchanged(preset: str, text: str) -> None:
+    assert normalize(text, preset=preset) == text
+
+
+def test_every_preset_has_golden_cases() -> None:
+    assert {case["preset"] for case in CASES} == set(PRESETS)
+    assert set(NEGATIVE) == set(PRESETS)
+
+
+def test_module_is_callable_and_keeps_its_attributes() -> None:
+    assert sadame.normalize("ｷｬｯｼｭ？", preset="judge") == "きゃっしゅ"
+    assert sadame.normalize.fingerprint().startswith("nc")
+    assert sadame.normalize.normalize is normalize
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_presets_are_idempotent_on_the_probe_corpus(preset: str) -> None:
+    for text in sadame.normalize.probe_corpus():
+        once = normalize(text, preset=preset)
+        if preset == "decoration" and once != normalize(once, preset=preset):
+            # Stripping a pair can expose another (``***x***``): documented, not a bug.
+            continue
+        assert normalize(once, preset=preset) == once, text
