@@ -8,7 +8,7 @@ instead of raw flags.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 __all__ = [
     "ISSUE_PUNCTUATION",
@@ -38,7 +38,7 @@ JUDGE_PUNCTUATION: str = "、。，．,.!?！？「」『』【】（）()［］
 ISSUE_PUNCTUATION: str = "、。,.・/"
 
 
-class PunctuationMode(str, Enum):
+class PunctuationMode(StrEnum):
     """What the ``punctuation`` step does with the characters of its set."""
 
     KEEP = "keep"  #: leave them
@@ -46,7 +46,7 @@ class PunctuationMode(str, Enum):
     DELETE = "delete"  #: remove them
 
 
-class WhitespaceMode(str, Enum):
+class WhitespaceMode(StrEnum):
     """What the ``whitespace`` step does with :data:`JS_WHITESPACE` characters."""
 
     KEEP = "keep"  #: leave them

@@ -4,11 +4,13 @@
 * ``mapped``: the same transformation carrying, for every output character, the
   span of the *original* input it came from (behind :func:`normalize_with_offsets`).
 
-This is the only module of sadame that calls :func:`unicodedata.normalize`.
+Together with ``_core`` (its fast path) this is the only code of sadame that calls
+:func:`unicodedata.normalize`.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -106,7 +108,7 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     out_chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for a, b in zip(bounds, bounds[1:], strict=False):
+    for a, b in itertools.pairwise(bounds):
         piece = unicodedata.normalize("NFKC", text[a:b])
         span_start, span_end = m.starts[a], m.ends[b - 1]
         out_chars.append(piece)
