@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._presets import resolve_flags
-from sadame.normalize._steps import STEPS, Mapped, enabled_steps
+from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
 
 __all__ = [
     "ExplainStep",
@@ -50,17 +50,17 @@ def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
         if table:
             plan.append(_translator(table))
             table = {}
-        plan.append(_fast_step(step.name) or _bind(step.text, flags))
+        plan.append(_fast_step(step.name, flags) or _bind(step.text, flags))
     if table:
         plan.append(_translator(table))
     return tuple(plan)
 
 
-def _fast_step(name: str) -> _TextFn | None:
+def _fast_step(name: str, flags: NormalizeFlags) -> _TextFn | None:
     # Same behaviour as the step's text function, minus a Python frame per call.
     if name == "nfkc":
         return functools.partial(unicodedata.normalize, "NFKC")
-    if name == "casefold":
+    if name == "casefold" and _sigma_context_table(flags) is None:
         return str.lower
     return None
 

@@ -177,14 +177,40 @@ def _numeric_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 # -- casefold -----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _sigma_context_table(flags: NormalizeFlags) -> dict[int, int] | None:
+    """Characters that later steps turn into a space, when that matters to casing.
+
+    Lower-casing ``Σ`` depends on its neighbours (Final_Sigma), and a later
+    ``punctuation=SPACE`` or ``whitespace=COLLAPSE`` step turns characters that are
+    case-ignorable (``.``, U+FEFF) into a space, which is not. Seed 000 replaces
+    them *before* lower-casing, so the casefold step decides σ/ς as if they were
+    already spaces. None when no later step replaces anything with a space.
+    """
+    chars = ""
+    if flags.punctuation is PunctuationMode.SPACE:
+        chars += flags.punctuation_chars
+    if flags.whitespace is WhitespaceMode.COLLAPSE:
+        chars += JS_WHITESPACE
+    return {ord(c): ord(" ") for c in chars} if chars else None
+
+
 def _casefold_text(text: str, flags: NormalizeFlags) -> str:
     # str.lower is the full Unicode lower-case mapping with the Final_Sigma rule,
     # the same mapping as JavaScript's locale-independent toLowerCase.
-    return text.lower()
+    lowered = text.lower()
+    table = _sigma_context_table(flags)
+    if table is None or "Σ" not in text:
+        return lowered
+    # The replaced characters all lower-case to themselves, so both strings line up.
+    probe = text.translate(table).lower()
+    return "".join(
+        p if c in "σς" else c for c, p in zip(lowered, probe, strict=True)
+    )
 
 
 def _casefold_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    lowered = m.text.lower()
+    lowered = _casefold_text(m.text, flags)
     widths = [len(c.lower()) for c in m.text]
     starts: list[int] = []
     ends: list[int] = []
