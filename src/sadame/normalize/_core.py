@@ -32,15 +32,24 @@ def _check_text(text: object) -> str:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class _Op:
+    """One operation of a compiled plan: ``kind`` says what it is, ``fn`` runs it."""
+
+    kind: str  # "nfkc" | "lower" | "translate" | "step"
+    fn: _TextFn
+    table: list[int | None] | None = None
+
+
 @lru_cache(maxsize=64)
-def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
-    """The text-path functions for ``flags``, as C-level callables where possible.
+def _plan(flags: NormalizeFlags) -> tuple[_Op, ...]:
+    """The text-path operations for ``flags``, as C-level callables where possible.
 
     The per-character steps (kana, punctuation, whitespace deletion) are fused into
     one ``str.translate``. The fused plan must equal running the steps one by one;
     the tests compare both on the probe corpus.
     """
-    plan: list[_TextFn] = []
+    plan: list[_Op] = []
     table: dict[int, int | None] = {}
     for step in enabled_steps(flags):
         step_table = _table_of(step.name, flags)
@@ -50,19 +59,23 @@ def _plan(flags: NormalizeFlags) -> tuple[_TextFn, ...]:
         if table:
             plan.append(_translator(table))
             table = {}
-        plan.append(_fast_step(step.name, flags) or _bind(step.text, flags))
+        plan.append(_op_for(step.name, step.text, flags))
     if table:
         plan.append(_translator(table))
     return tuple(plan)
 
 
-def _fast_step(name: str, flags: NormalizeFlags) -> _TextFn | None:
+def _op_for(name: str, fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags) -> _Op:
     # Same behaviour as the step's text function, minus a Python frame per call.
     if name == "nfkc":
-        return functools.partial(unicodedata.normalize, "NFKC")
+        return _Op("nfkc", functools.partial(unicodedata.normalize, "NFKC"))
     if name == "casefold" and _sigma_context_table(flags) is None:
-        return str.lower
-    return None
+        return _Op("lower", str.lower)
+    return _Op("step", functools.partial(_call_step, fn, flags))
+
+
+def _call_step(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags, text: str) -> str:
+    return fn(text, flags)
 
 
 def _table_of(step_name: str, flags: NormalizeFlags) -> dict[int, int | None] | None:
@@ -86,25 +99,43 @@ def _compose_into(table: dict[int, int | None], then: dict[int, int | None]) -> 
         table.setdefault(key, value)
 
 
-def _translator(table: dict[int, int | None]) -> _TextFn:
+def _translator(table: dict[int, int | None]) -> _Op:
     # str.translate signals "no mapping" with a LookupError raised per character,
     # which dominates its cost on Japanese text. A dense list answers every code
     # point of the BMP without raising (IndexError above it still means "keep").
     dense: list[int | None] = list(range(max(0x10000, max(table) + 1)))
     for key, value in table.items():
         dense[key] = value
-    return operator.methodcaller("translate", dense)
+    return _Op("translate", operator.methodcaller("translate", dense), dense)
 
 
-def _bind(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags) -> _TextFn:
-    return functools.partial(_call_step, fn, flags)
+@lru_cache(maxsize=64)
+def _compiled(flags: NormalizeFlags) -> _TextFn:
+    """One callable for the whole plan of ``flags``.
+
+    The commonest shape (NFKC, lower-case, one fused table: the ``judge`` preset)
+    becomes a single expression, so a short line pays one Python frame, not four.
+    """
+    plan = _plan(flags)
+    table = plan[-1].table if plan else None
+    if [op.kind for op in plan] == ["nfkc", "lower", "translate"] and table is not None:
+        nfkc = unicodedata.normalize
+
+        def judge_shape(text: str) -> str:
+            return nfkc("NFKC", text).lower().translate(table)
+
+        return judge_shape
+    functions = tuple(op.fn for op in plan)
+
+    def run_plan(text: str) -> str:
+        for fn in functions:
+            text = fn(text)
+        return text
+
+    return run_plan
 
 
-def _call_step(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags, text: str) -> str:
-    return fn(text, flags)
-
-
-_PRESET_PLANS: dict[str, tuple[_TextFn, ...]] = {}
+_PRESET_FUNCTIONS: dict[str, _TextFn] = {}
 
 
 def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> str:
@@ -115,17 +146,16 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     >>> normalize("改善ポイント：安定性・バランス", preset="issue")
     '改善ポイント:安定性 バランス'
     """
-    if not isinstance(text, str):
-        _check_text(text)
-    plan = _PRESET_PLANS.get(preset) if flags is None and preset is not None else None
-    if plan is None:
-        resolved = resolve_flags(preset, flags)
-        plan = _plan(resolved)
-        if flags is None and preset is not None:
-            _PRESET_PLANS[preset] = plan
-    for fn in plan:
-        text = fn(text)
-    return text
+    if flags is None and isinstance(text, str):
+        fast = _PRESET_FUNCTIONS.get(preset)  # type: ignore[arg-type]
+        if fast is not None:
+            return fast(text)
+    _check_text(text)
+    resolved = resolve_flags(preset, flags)
+    function = _compiled(resolved)
+    if flags is None and preset is not None:
+        _PRESET_FUNCTIONS[preset] = function
+    return function(text)
 
 
 @dataclass(frozen=True, slots=True)
