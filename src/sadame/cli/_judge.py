@@ -1,9 +1,210 @@
-"""CLI commands of sadame.judge (being written)."""
+"""CLI commands of sadame.judge: judge, answer, rules (lint/test/coverage/schema), play.
+
+TABLE is a path to a ``.yaml``/``.json`` table or pack, or the name of a bundled
+one (``engineering``, ``faq-routing``).
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
 import click
+
+from sadame.cli._output import echo_json
+from sadame.judge import (
+    PACK_FORMAT,
+    TABLE_FORMAT,
+    Judge,
+    JudgeError,
+    PuzzlePack,
+    RuleTable,
+    answer_feedback,
+    check_answer,
+    coverage,
+    lint_table,
+    play,
+    resolve_table,
+    run_examples,
+    table_schema,
+)
+
+__all__ = ["register", "rules_group"]
+
+
+def _load(source: str) -> RuleTable | PuzzlePack:
+    try:
+        return resolve_table(source)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _target(loaded: RuleTable | PuzzlePack, puzzle: str | None) -> Judge:
+    try:
+        if isinstance(loaded, PuzzlePack):
+            if puzzle is None:
+                raise click.UsageError(f"{loaded.name} is a puzzle pack: choose one with --puzzle "
+                                       f"({', '.join(loaded.puzzles)})")
+            return Judge(loaded.puzzle(puzzle))
+        if puzzle is not None:
+            raise click.UsageError(f"{loaded.name} is a rule table, not a puzzle pack: drop --puzzle")
+        return Judge(loaded)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@click.command("judge", epilog="Example:\n\n    sadame judge engineering --puzzle rainy-lunch-server '雨の日は関係ある？'")
+@click.argument("table")
+@click.argument("question")
+@click.option("--puzzle", "-p", help="Puzzle id (required when TABLE is a puzzle pack).")
+def judge_command(table: str, question: str, puzzle: str | None) -> None:
+    """Judge QUESTION against TABLE and print the verdict as JSON."""
+    echo_json(_target(_load(table), puzzle).ask(question).to_dict())
+
+
+@click.command("answer", epilog="Example:\n\n    sadame answer engineering --puzzle rainy-lunch-server '電子レンジでブレーカーが落ちた'")
+@click.argument("table")
+@click.argument("answer")
+@click.option("--puzzle", "-p", required=True, help="Puzzle id.")
+def answer_command(table: str, answer: str, puzzle: str) -> None:
+    """Check ANSWER against a puzzle's solution groups and print JSON (partial credit included)."""
+    judge = _target(_load(table), puzzle)
+    assert judge.puzzle is not None
+    check = check_answer(answer, judge.puzzle.solution)
+    echo_json({**check.to_dict(), "feedback": answer_feedback(check)})
+
+
+@click.group("rules", epilog="Example:\n\n    sadame rules lint engineering")
+def rules_group() -> None:
+    """Tools for rule-table authors: lint, test, coverage, schema."""
+
+
+@rules_group.command("lint", epilog="Example:\n\n    sadame rules lint my-table.yaml --json")
+@click.argument("table")
+@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
+def lint_command(table: str, as_json: bool, strict: bool) -> None:
+    """Report unreachable rules, duplicate and useless words, overlapping solution groups.
+
+    Exit code 1 when there are errors (or warnings, with --strict).
+    """
+    report = lint_table(_load(table))
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        for finding in report.findings:
+            click.echo(finding.render())
+        click.echo(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+    if report.errors or (strict and report.warnings):
+        sys.exit(1)
+
+
+@rules_group.command("test", epilog="Example:\n\n    sadame rules test src/sadame/data/tables/faq-routing.yaml")
+@click.argument("table")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def test_command(table: str, as_json: bool) -> None:
+    """Run the table's examples (and answer_examples); exit 1 on any failure."""
+    report = run_examples(_load(table))
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        for failure in report.failures:
+            click.echo(failure.render())
+        click.echo(f"{report.total - len(report.failures)}/{report.total} example(s) passed")
+    if not report.ok:
+        sys.exit(1)
+
+
+def _read_questions(path: Path, puzzle: str | None, is_pack: bool) -> list[tuple[str | None, str]]:
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{path}: cannot read questions: {exc}") from None
+    questions: list[tuple[str | None, str]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        pid, tab, text = line.partition("\t")
+        if is_pack and tab:
+            questions.append((pid.strip(), text))
+        elif is_pack and puzzle is None:
+            raise click.ClickException(
+                f"{path}:{number}: a pack needs --puzzle or lines of the form 'puzzle-id<TAB>question'"
+            )
+        else:
+            questions.append((puzzle, line))
+    return questions
+
+
+@rules_group.command(
+    "coverage",
+    epilog="Example:\n\n    sadame rules coverage faq-routing questions.txt",
+)
+@click.argument("table")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--puzzle", "-p", help="Puzzle id for lines without one (packs only).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def coverage_command(table: str, questions: Path, puzzle: str | None, as_json: bool) -> None:
+    """Judge every line of QUESTIONS and show which rules fired how often, and which never did.
+
+    Blank lines and lines starting with # are skipped. For a puzzle pack, lines are
+    'puzzle-id<TAB>question', or pass --puzzle for lines without an id.
+    """
+    loaded = _load(table)
+    items = _read_questions(questions, puzzle, isinstance(loaded, PuzzlePack))
+    try:
+        report = coverage(loaded, items)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    click.echo(f"{report.questions} question(s): {report.questions - report.misses} hit, {report.misses} missed")
+    for pid, rule, count in report.counts:
+        where = f"{pid} " if pid else ""
+        click.echo(f"{count:>6}  {where}{rule.label} -> {rule.answer}")
+    never = report.never_fired
+    click.echo(f"{len(never)} rule(s) never fired")
+
+
+@rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack > puzzles.schema.json")
+@click.option("--pack", is_flag=True, help=f"The puzzle-pack schema ({PACK_FORMAT}) instead of {TABLE_FORMAT}.")
+def schema_command(pack: bool) -> None:
+    """Print the JSON Schema of rule tables (or puzzle packs) for editors."""
+    click.echo(json.dumps(table_schema(PACK_FORMAT if pack else TABLE_FORMAT), ensure_ascii=False, indent=2))
+
+
+@click.command("play", epilog="Example:\n\n    sadame play engineering")
+@click.argument("pack", default="engineering")
+@click.option("--puzzle", "-p", help="Start directly on this puzzle.")
+def play_command(pack: str, puzzle: str | None) -> None:
+    """Play the lateral-thinking puzzles of PACK in the terminal (Japanese UI)."""
+    loaded = _load(pack)
+    if not isinstance(loaded, PuzzlePack):
+        raise click.ClickException(f"{pack} is a rule table, not a puzzle pack")
+    stdin: TextIO = sys.stdin
+
+    def read_line(prompt: str) -> str | None:
+        click.echo(prompt, nl=False)
+        line: str = stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        if not stdin.isatty():
+            click.echo(line.rstrip("\n"))
+        return line.rstrip("\r\n")
+
+    try:
+        play(loaded, read_line, click.echo, puzzle_id=puzzle)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def register(cli: click.Group) -> None:
     """Add this feature's commands to the top-level group."""
+    cli.add_command(judge_command)
+    cli.add_command(answer_command)
+    cli.add_command(rules_group)
+    cli.add_command(play_command)

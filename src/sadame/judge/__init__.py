@@ -1,0 +1,105 @@
+"""sadame.judge: deterministic answers from rule tables (seed 001), and the game.
+
+Load a table (YAML/JSON, schema-checked, all-or-nothing), judge free-text
+Japanese questions in one automaton pass, check answers with partial credit,
+lint/test/cover tables, and play the bundled lateral-thinking puzzles.
+
+>>> from sadame.judge import Judge, bundled_table
+>>> Judge(bundled_table("faq-routing")).ask("請求書を再発行してほしい").verdict
+'BILLING'
+"""
+
+from __future__ import annotations
+
+from sadame.judge._engine import (
+    AnswerCheck,
+    CompiledTable,
+    RuleMatch,
+    check_answer,
+    judge_by_rules,
+    normalize_question,
+)
+from sadame.judge._errors import JudgeError, TableError, UnknownPuzzle
+from sadame.judge._game import GameFinished, GameState, answer_feedback
+from sadame.judge._judge import (
+    MISS_NOTE,
+    UNKNOWN,
+    FallbackAnswer,
+    Judge,
+    JudgeFallback,
+    JudgeResult,
+    JudgeSource,
+)
+from sadame.judge._loader import (
+    MAX_TABLE_BYTES,
+    PACK_FORMAT,
+    TABLE_FORMAT,
+    bundled_names,
+    bundled_pack,
+    bundled_table,
+    load_pack,
+    load_table,
+    parse_table,
+    resolve_table,
+    table_schema,
+)
+from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge._play import play
+from sadame.judge._tools import (
+    CoverageReport,
+    ExampleFailure,
+    ExampleReport,
+    LintFinding,
+    LintReport,
+    coverage,
+    lint_table,
+    run_examples,
+)
+
+__all__ = [
+    "MAX_TABLE_BYTES",
+    "MISS_NOTE",
+    "PACK_FORMAT",
+    "TABLE_FORMAT",
+    "UNKNOWN",
+    "AnswerCheck",
+    "AnswerExample",
+    "CompiledTable",
+    "CoverageReport",
+    "Example",
+    "ExampleFailure",
+    "ExampleReport",
+    "FallbackAnswer",
+    "GameFinished",
+    "GameState",
+    "Judge",
+    "JudgeError",
+    "JudgeFallback",
+    "JudgeResult",
+    "JudgeSource",
+    "LintFinding",
+    "LintReport",
+    "Puzzle",
+    "PuzzlePack",
+    "Rule",
+    "RuleMatch",
+    "RuleTable",
+    "TableError",
+    "UnknownPuzzle",
+    "answer_feedback",
+    "bundled_names",
+    "bundled_pack",
+    "bundled_table",
+    "check_answer",
+    "coverage",
+    "judge_by_rules",
+    "lint_table",
+    "load_pack",
+    "load_table",
+    "normalize_question",
+    "parse_table",
+    "play",
+    "resolve_table",
+    "run_examples",
+    "table_schema",
+]

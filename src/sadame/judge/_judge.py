@@ -1,0 +1,183 @@
+"""``Judge``: rules first, then (optionally) a fallback, always a defined result.
+
+The fallback is any callable matching :class:`JudgeFallback` (the LLM feature
+plugs one in). Whatever it does -- answer outside the table's closed set, answer
+nothing, raise -- the caller gets a :class:`JudgeResult`; a note shown to the
+player only ever comes from the table, never from fallback text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from sadame.judge._engine import normalize_question
+from sadame.judge._model import Puzzle, RuleTable
+
+__all__ = [
+    "MISS_NOTE",
+    "UNKNOWN",
+    "FallbackAnswer",
+    "Judge",
+    "JudgeFallback",
+    "JudgeResult",
+    "JudgeSource",
+]
+
+#: The verdict for "no verdict" (reserved: no table may declare it as an answer).
+UNKNOWN = "UNKNOWN"
+#: The note shown with UNKNOWN: ask again in other words.
+MISS_NOTE = "別の言い方で聞いてみてください"
+
+JudgeSource = Literal["rules", "llm", "cache", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class FallbackAnswer:
+    """What a fallback returns: a verdict (or None for "cannot tell"), where it
+    came from, and an optional reason for logs (never shown as the note)."""
+
+    verdict: str | None
+    source: Literal["llm", "cache"]
+    reason: str | None = None
+
+
+class JudgeFallback(Protocol):
+    """Called only when no rule matches a non-empty question."""
+
+    def __call__(
+        self, question: str, *, normalized: str, table: RuleTable, puzzle: Puzzle | None
+    ) -> FallbackAnswer: ...
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeResult:
+    """The outcome of :meth:`Judge.ask`.
+
+    ``source`` is ``rules`` for a rule hit, ``llm``/``cache`` for a fallback
+    verdict, ``none`` when nothing answered (verdict ``UNKNOWN``).
+    """
+
+    verdict: str
+    note: str | None
+    source: JudgeSource
+    rule_id: str | None = None
+    rule_index: int | None = None
+    matched_word: str | None = None
+    reason: str | None = None
+
+    @property
+    def answered(self) -> bool:
+        """True unless the verdict is UNKNOWN."""
+        return self.verdict != UNKNOWN
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON shape used by the CLI and the web API."""
+        rule = None if self.rule_index is None else {"id": self.rule_id, "index": self.rule_index}
+        return {
+            "verdict": self.verdict,
+            "note": self.note,
+            "source": self.source,
+            "rule": rule,
+            "matched": self.matched_word,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> JudgeResult:
+        """Inverse of :meth:`to_dict`; raises ValueError/TypeError on malformed data."""
+        source = data.get("source")
+        if source not in ("rules", "llm", "cache", "none"):
+            raise ValueError(f"unknown source {source!r}")
+        rule = data.get("rule")
+        rule_id: str | None = None
+        rule_index: int | None = None
+        if rule is not None:
+            if not isinstance(rule, Mapping):
+                raise TypeError("rule must be a mapping or null")
+            rid, rindex = rule.get("id"), rule.get("index")
+            rule_id = rid if isinstance(rid, str) else None
+            if not isinstance(rindex, int):
+                raise TypeError("rule.index must be an int")
+            rule_index = rindex
+        verdict = data.get("verdict")
+        if not isinstance(verdict, str):
+            raise TypeError("verdict must be a str")
+        return cls(
+            verdict=verdict,
+            note=_opt_str(data.get("note")),
+            source=source,
+            rule_id=rule_id,
+            rule_index=rule_index,
+            matched_word=_opt_str(data.get("matched")),
+            reason=_opt_str(data.get("reason")),
+        )
+
+
+def _opt_str(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"expected str or null, got {type(value).__name__}")
+
+
+def _unknown(reason: str | None, source: JudgeSource = "none") -> JudgeResult:
+    return JudgeResult(UNKNOWN, MISS_NOTE, source, reason=reason)
+
+
+class Judge:
+    """Judge questions against one table (or one puzzle's table).
+
+    >>> from sadame.judge import parse_table
+    >>> t = parse_table({"format": "sadame.rules/1", "name": "t", "answers": ["YES"],
+    ...                  "rules": [{"any": ["大文字"], "answer": "YES", "note": "核心です"}]})
+    >>> Judge(t).ask("大文字は関係ある？").verdict
+    'YES'
+    >>> Judge(t).ask("メモリ不足？").note
+    '別の言い方で聞いてみてください'
+    """
+
+    def __init__(self, table_or_puzzle: RuleTable | Puzzle, fallback: JudgeFallback | None = None) -> None:
+        if isinstance(table_or_puzzle, Puzzle):
+            self.puzzle: Puzzle | None = table_or_puzzle
+            self.table = table_or_puzzle.table
+        elif isinstance(table_or_puzzle, RuleTable):
+            self.puzzle = None
+            self.table = table_or_puzzle
+        else:
+            raise TypeError(f"Judge expects a RuleTable or Puzzle, got {type(table_or_puzzle).__name__}")
+        if fallback is not None and not callable(fallback):
+            raise TypeError("fallback must be callable")
+        self.fallback = fallback
+
+    def ask(self, question: object) -> JudgeResult:
+        """Rules first; on a miss the fallback (if any); never raises for bad questions."""
+        if not isinstance(question, str):
+            return _unknown(f"question must be a str, got {type(question).__name__}")
+        normalized = normalize_question(question)
+        if not normalized:
+            return _unknown("question is empty after normalization")
+        hit = self.table.compiled.match(normalized)
+        if hit is not None:
+            rule = hit.rule
+            return JudgeResult(rule.answer, rule.note, "rules", rule.id, rule.index, hit.matched_word)
+        if self.fallback is None:
+            return _unknown(None)
+        return self._ask_fallback(question, normalized)
+
+    def _ask_fallback(self, question: str, normalized: str) -> JudgeResult:
+        assert self.fallback is not None
+        try:
+            answer = self.fallback(question, normalized=normalized, table=self.table, puzzle=self.puzzle)
+        except Exception as exc:  # a fallback failure is a miss, never a crash
+            return _unknown(f"fallback failed: {type(exc).__name__}: {exc}")
+        if not isinstance(answer, FallbackAnswer):
+            return _unknown(f"fallback returned {type(answer).__name__}, not FallbackAnswer")
+        source: JudgeSource = answer.source if answer.source in ("llm", "cache") else "none"
+        if answer.verdict is None:
+            return _unknown(answer.reason or "fallback gave no verdict", source)
+        if answer.verdict not in self.table.answers:
+            return _unknown(
+                f"fallback verdict {answer.verdict!r} is not one of {', '.join(self.table.answers)}", source
+            )
+        return JudgeResult(answer.verdict, None, source, reason=answer.reason)

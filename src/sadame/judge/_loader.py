@@ -1,0 +1,412 @@
+"""Loading rule tables and puzzle packs: safe YAML/JSON, schema, semantic checks.
+
+Loading is all-or-nothing: the file is read (size-capped), parsed (YAML without
+aliases, anchors, duplicate keys or YAML 1.1 surprises such as ``NO`` -> False),
+validated against the JSON Schema shipped in ``sadame/judge/schema/``, checked
+(closed answer set, unique ids, words that survive normalization) and only then
+turned into immutable objects. Any problem raises :class:`TableError` naming the
+file, puzzle, rule (index and id) and field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import jsonschema
+import yaml
+
+from sadame.judge._errors import TableError
+from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.normalize import normalize
+
+__all__ = [
+    "MAX_TABLE_BYTES",
+    "PACK_FORMAT",
+    "TABLE_FORMAT",
+    "bundled_names",
+    "bundled_pack",
+    "bundled_table",
+    "load_pack",
+    "load_table",
+    "parse_table",
+    "resolve_table",
+    "table_schema",
+]
+
+#: Files larger than this are refused before parsing (5 MiB).
+MAX_TABLE_BYTES = 5 * 1024 * 1024
+TABLE_FORMAT = "sadame.rules/1"
+PACK_FORMAT = "sadame.puzzles/1"
+_SCHEMA_FILES = {TABLE_FORMAT: "rules.schema.json", PACK_FORMAT: "puzzles.schema.json"}
+_PRESET = "judge"
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases/anchors (no YAML bombs) and duplicate keys,
+    and resolves only YAML 1.2 core scalars: ``YES``/``NO``/``on`` stay strings,
+    ``true``/``false`` are booleans, decimal integers are ints, no floats or dates."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise yaml.MarkedYAMLError(
+                None, None, "YAML anchors and aliases (&name / *name) are not allowed", mark
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:
+                raise yaml.MarkedYAMLError(
+                    None, None, "mapping keys must be plain scalars", key_node.start_mark
+                ) from None
+            if duplicate:
+                raise yaml.MarkedYAMLError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+_StrictLoader.yaml_implicit_resolvers = {}
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"), list("-+0123456789")
+)
+
+
+def _parse_bytes(raw: bytes, file: str, suffix: str) -> object:
+    if len(raw) > MAX_TABLE_BYTES:
+        raise TableError(f"file is {len(raw):,} bytes; the limit is {MAX_TABLE_BYTES:,}", file=file)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TableError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
+    try:
+        if suffix == ".json":
+            return json.loads(text, object_pairs_hook=_json_object)
+        return yaml.load(text, Loader=_StrictLoader)
+    except TableError as exc:
+        raise TableError(exc.message, file=file) from None
+    except json.JSONDecodeError as exc:
+        raise TableError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=file) from None
+    except yaml.YAMLError as exc:
+        raise TableError(f"invalid YAML: {_yaml_message(exc)}", file=file) from None
+    except RecursionError:
+        raise TableError("document is nested too deeply", file=file) from None
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise TableError(f"invalid JSON: duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _yaml_message(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        problem = exc.problem or exc.context or "syntax error"
+        mark = exc.problem_mark or exc.context_mark
+        if mark is not None:
+            return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
+        return str(problem)
+    return str(exc)
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@cache
+def _schema_text(fmt: str) -> str:
+    return (resources.files("sadame.judge") / "schema" / _SCHEMA_FILES[fmt]).read_text("utf-8")
+
+
+def table_schema(fmt: str = TABLE_FORMAT) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``fmt`` (``sadame.rules/1`` or ``sadame.puzzles/1``)."""
+    if fmt not in _SCHEMA_FILES:
+        raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(_SCHEMA_FILES)}")
+    data: dict[str, Any] = json.loads(_schema_text(fmt))
+    return data
+
+
+@cache
+def _validator(fmt: str) -> jsonschema.protocols.Validator:
+    schema = table_schema(fmt)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def _locate(data: Any, path: Sequence[object], file: str | None, message: str) -> TableError:
+    """Turn a JSON path into (puzzle, rule index, rule id, field) for the error."""
+    parts = list(path)
+    puzzle: str | None = None
+    if len(parts) >= 2 and parts[0] == "puzzles" and isinstance(parts[1], int):
+        raw_puzzle = _get(data, ["puzzles", parts[1]])
+        pid = raw_puzzle.get("id") if isinstance(raw_puzzle, dict) else None
+        puzzle = pid if isinstance(pid, str) else f"#{parts[1]}"
+        data, parts = raw_puzzle, parts[2:]
+    if len(parts) >= 2 and parts[0] == "rules" and isinstance(parts[1], int):
+        raw_rule = _get(data, ["rules", parts[1]])
+        rid = raw_rule.get("id") if isinstance(raw_rule, dict) else None
+        field = ".".join(str(p) for p in parts[2:]) or None
+        return TableError(
+            message, file=file, puzzle=puzzle, index=parts[1],
+            rule_id=rid if isinstance(rid, str) else None, field=field,
+        )
+    field = _dotted(parts) or None
+    return TableError(message, file=file, puzzle=puzzle, field=field)
+
+
+def _dotted(parts: Sequence[object]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _get(data: Any, path: Sequence[object]) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _validate(data: object, file: str | None) -> str:
+    if not isinstance(data, dict):
+        raise TableError(f"the document must be a mapping, got {type(data).__name__}", file=file)
+    fmt = data.get("format")
+    if fmt not in _SCHEMA_FILES:
+        raise TableError(
+            f"unknown format {fmt!r}: expected one of {', '.join(_SCHEMA_FILES)}", file=file, field="format"
+        )
+    errors = sorted(_validator(fmt).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        path = list(first.absolute_path)
+        if first.validator == "additionalProperties" and isinstance(first.instance, dict):
+            known = first.schema.get("properties", {}) if isinstance(first.schema, dict) else {}
+            unknown = sorted(str(key) for key in first.instance if key not in known)
+            if unknown:
+                path.append(unknown[0])
+                allowed = ", ".join(known)
+                raise _locate(data, path, file, f"unknown key {unknown[0]!r} (allowed: {allowed}){more}")
+        raise _locate(data, path, file, first.message + more)
+    return str(fmt)
+
+
+# --------------------------------------------------------------------------- build
+
+
+def _digest(content: object) -> str:
+    canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _words(raw: Sequence[object], error: TableError) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    words = tuple(str(w) for w in raw)
+    normalized = tuple(normalize(w, preset=_PRESET) for w in words)
+    for word, norm in zip(words, normalized, strict=True):
+        if not norm:
+            raise TableError(
+                f"word {word!r} normalizes to the empty string (it would match every question)",
+                file=error.file, puzzle=error.puzzle, index=error.index, rule_id=error.rule_id,
+                field=error.field,
+            )
+    return words, normalized
+
+
+def _build_rules(
+    raw_rules: Sequence[Mapping[str, Any]], answers: tuple[str, ...], file: str | None, puzzle: str | None
+) -> tuple[Rule, ...]:
+    rules: list[Rule] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(raw_rules):
+        rid = raw.get("id")
+
+        def where(field: str, message: str = "", *, _i: int = index, _id: Any = rid) -> TableError:
+            return TableError(message, file=file, puzzle=puzzle, index=_i, rule_id=_id, field=field)
+
+        if rid is not None:
+            if rid in seen:
+                raise where("id", f"duplicate rule id {rid!r} (first used by rule #{seen[rid]})")
+            seen[rid] = index
+        answer = raw["answer"]
+        if answer not in answers:
+            raise where("answer", f"{answer!r} is not one of the declared answers ({', '.join(answers)})")
+        any_words, any_norm = _words(raw["any"], where("any"))
+        not_words, not_norm = _words(raw.get("not", ()), where("not"))
+        rules.append(
+            Rule(index, rid, any_words, not_words, answer, raw.get("note"), any_norm, not_norm)
+        )
+    return tuple(rules)
+
+
+def _build_examples(
+    raw: Sequence[Mapping[str, Any]], answers: tuple[str, ...], file: str | None, puzzle: str | None
+) -> tuple[Example, ...]:
+    examples = []
+    for i, item in enumerate(raw):
+        expect = item["expect"]
+        if expect is not None and expect not in answers:
+            raise TableError(
+                f"expect {expect!r} is not one of the declared answers ({', '.join(answers)}) or null",
+                file=file, puzzle=puzzle, field=f"examples[{i}].expect",
+            )
+        examples.append(Example(item["q"], expect))
+    return tuple(examples)
+
+
+def _build_table(data: dict[str, Any], file: str | None) -> RuleTable:
+    answers = tuple(data["answers"])
+    rules = _build_rules(data["rules"], answers, file, None)
+    examples = _build_examples(data.get("examples", ()), answers, file, None)
+    return RuleTable(data["name"], answers, rules, _digest(data), examples, file)
+
+
+def _build_pack(data: dict[str, Any], file: str | None) -> PuzzlePack:
+    answers = tuple(data["answers"])
+    puzzles: dict[str, Puzzle] = {}
+    for raw in data["puzzles"]:
+        pid = raw["id"]
+        if pid in puzzles:
+            raise TableError(f"duplicate puzzle id {pid!r}", file=file, puzzle=pid, field="id")
+        rules = _build_rules(raw["rules"], answers, file, pid)
+        examples = _build_examples(raw.get("examples", ()), answers, file, pid)
+        solution: list[tuple[str, ...]] = []
+        for g, group in enumerate(raw["solution"]):
+            words, _ = _words(
+                group, TableError("", file=file, puzzle=pid, field=f"solution[{g}]")
+            )
+            solution.append(words)
+        answer_examples = tuple(
+            AnswerExample(item["a"], item["correct"], item.get("matched"))
+            for item in raw.get("answer_examples", ())
+        )
+        for i, item in enumerate(answer_examples):
+            if item.matched is not None and item.matched > len(solution):
+                raise TableError(
+                    f"matched {item.matched} exceeds the {len(solution)} solution group(s)",
+                    file=file, puzzle=pid, field=f"answer_examples[{i}].matched",
+                )
+        version = _digest({"format": PACK_FORMAT, "answers": data["answers"], "puzzle": raw})
+        table = RuleTable(f"{data['name']}/{pid}", answers, rules, version, examples, file)
+        puzzles[pid] = Puzzle(
+            pid, raw["title"], raw["statement"], raw["truth"], table, tuple(solution),
+            examples, answer_examples,
+        )
+    return PuzzlePack(
+        data["name"], data["title"], answers, MappingProxyType(puzzles), _digest(data), file
+    )
+
+
+def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzlePack:
+    """Validate already-parsed data (a dict as from YAML/JSON) and build the table
+    or pack its ``format`` names. Raises :class:`TableError`; never returns half."""
+    fmt = _validate(data, file)
+    assert isinstance(data, dict)
+    if fmt == PACK_FORMAT:
+        return _build_pack(data, file)
+    return _build_table(data, file)
+
+
+def load_table(path: str | Path) -> RuleTable | PuzzlePack:
+    """Load a ``.yaml``/``.yml``/``.json`` rule table or puzzle pack from ``path``."""
+    if not isinstance(path, str | Path):
+        raise TypeError(f"path must be str or Path, got {type(path).__name__}")
+    file = str(path)
+    p = Path(path)
+    try:
+        with p.open("rb") as handle:
+            raw = handle.read(MAX_TABLE_BYTES + 1)
+    except OSError as exc:
+        raise TableError(f"cannot read: {exc.strerror or exc}", file=file) from None
+    data = _parse_bytes(raw, file, p.suffix.lower())
+    return parse_table(data, file=file)
+
+
+def load_pack(path: str | Path) -> PuzzlePack:
+    """Load a puzzle pack; a plain rule table is a :class:`TableError`."""
+    loaded = load_table(path)
+    if not isinstance(loaded, PuzzlePack):
+        raise TableError(f"expected a puzzle pack ({PACK_FORMAT}), got a rule table", file=str(path))
+    return loaded
+
+
+def _bundled_dir(kind: str) -> Any:
+    return resources.files("sadame") / "data" / kind
+
+
+def bundled_names(kind: str = "puzzles") -> tuple[str, ...]:
+    """Names of the bundled packs (``kind="puzzles"``) or tables (``kind="tables"``)."""
+    if kind not in ("puzzles", "tables"):
+        raise ValueError("kind must be 'puzzles' or 'tables'")
+    folder = _bundled_dir(kind)
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(item.name.rsplit(".", 1)[0] for item in folder.iterdir() if item.name.endswith(".yaml")))
+
+
+def _load_bundled(kind: str, name: str) -> RuleTable | PuzzlePack:
+    if not isinstance(name, str) or name not in bundled_names(kind):
+        known = ", ".join(bundled_names(kind)) or "none"
+        raise TableError(f"no bundled {kind[:-1] if kind == 'tables' else 'pack'} {name!r} (bundled: {known})")
+    resource = _bundled_dir(kind) / f"{name}.yaml"
+    with resources.as_file(resource) as path:
+        return load_table(path)
+
+
+def bundled_pack(name: str = "engineering") -> PuzzlePack:
+    """A puzzle pack shipped with sadame (``sadame/data/puzzles/<name>.yaml``)."""
+    loaded = _load_bundled("puzzles", name)
+    assert isinstance(loaded, PuzzlePack)
+    return loaded
+
+
+def bundled_table(name: str) -> RuleTable:
+    """A rule table shipped with sadame (``sadame/data/tables/<name>.yaml``)."""
+    loaded = _load_bundled("tables", name)
+    if not isinstance(loaded, RuleTable):
+        raise TableError(f"bundled table {name!r} is not a rule table")
+    return loaded
+
+
+def resolve_table(source: str | Path) -> RuleTable | PuzzlePack:
+    """A path to a table/pack file, or else the name of a bundled pack or table."""
+    path = Path(source)
+    if path.exists():
+        return load_table(path)
+    name = str(source)
+    if name in bundled_names("puzzles"):
+        return bundled_pack(name)
+    if name in bundled_names("tables"):
+        return bundled_table(name)
+    packs = ", ".join(bundled_names("puzzles")) or "none"
+    tables = ", ".join(bundled_names("tables")) or "none"
+    raise TableError(f"no such file, and no bundled pack or table by that name (packs: {packs}; tables: {tables})",
+                     file=name)

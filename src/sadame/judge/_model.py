@@ -1,0 +1,147 @@
+"""The data model of rule tables and puzzle packs (immutable, loaded once).
+
+Every word is kept twice: as the author wrote it (for messages and reports) and
+normalized with the ``judge`` preset (for matching). The loader fills both; see
+:mod:`sadame.judge._loader`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from sadame.judge._errors import UnknownPuzzle
+
+if TYPE_CHECKING:
+    from sadame.judge._engine import CompiledTable
+
+__all__ = ["AnswerExample", "Example", "Puzzle", "PuzzlePack", "Rule", "RuleTable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: when no ``not_`` word and some ``any`` word occurs, answer ``answer``.
+
+    ``index`` is the rule's position in its table (0-based): the priority.
+    """
+
+    index: int
+    id: str | None
+    any: tuple[str, ...]
+    not_: tuple[str, ...]
+    answer: str
+    note: str | None
+    any_normalized: tuple[str, ...]
+    not_normalized: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """``#3 (case)`` -- how reports name the rule."""
+        return f"#{self.index}" + (f" ({self.id})" if self.id else "")
+
+    def to_dict(self) -> dict[str, object]:
+        """The rule as the author wrote it (the data file's shape)."""
+        data: dict[str, object] = {}
+        if self.id is not None:
+            data["id"] = self.id
+        data["any"] = list(self.any)
+        if self.not_:
+            data["not"] = list(self.not_)
+        data["answer"] = self.answer
+        if self.note is not None:
+            data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A question and the verdict the table must give (``None``: no rule matches)."""
+
+    q: str
+    expect: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerExample:
+    """An answer text and whether :func:`check_answer` must call it correct
+    (and, optionally, how many solution groups it must match)."""
+
+    a: str
+    correct: bool
+    matched: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """An ordered rule table with a closed answer set.
+
+    ``version`` is the sha256 hex digest of the table's canonical content: equal
+    versions judge identically (given the same normalization contract).
+    The compiled matcher is built on first use and cached on the instance.
+    """
+
+    name: str
+    answers: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    version: str
+    examples: tuple[Example, ...] = ()
+    source: str | None = field(default=None, compare=False)
+
+    @cached_property
+    def compiled(self) -> CompiledTable:
+        """The Aho-Corasick matcher over all of this table's normalized words."""
+        from sadame.judge._engine import CompiledTable
+
+        return CompiledTable(self.rules)
+
+    def rule(self, key: int | str) -> Rule:
+        """The rule with index ``key`` (int) or id ``key`` (str)."""
+        if isinstance(key, int):
+            return self.rules[key]
+        for rule in self.rules:
+            if rule.id == key:
+                return rule
+        raise KeyError(f"table {self.name!r} has no rule with id {key!r}")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One lateral-thinking puzzle: what the player sees, the hidden truth, its
+    rule table and the solution groups (AND across groups, OR within a group)."""
+
+    id: str
+    title: str
+    statement: str
+    truth: str
+    table: RuleTable
+    solution: tuple[tuple[str, ...], ...]
+    examples: tuple[Example, ...] = ()
+    answer_examples: tuple[AnswerExample, ...] = ()
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        return self.table.answers
+
+
+@dataclass(frozen=True)
+class PuzzlePack:
+    """A named, ordered collection of puzzles sharing one closed answer set."""
+
+    name: str
+    title: str
+    answers: tuple[str, ...]
+    puzzles: Mapping[str, Puzzle]
+    version: str
+    source: str | None = field(default=None, compare=False)
+
+    def puzzle(self, puzzle_id: str) -> Puzzle:
+        """The puzzle ``puzzle_id``; :class:`UnknownPuzzle` names the ids there are."""
+        try:
+            return self.puzzles[puzzle_id]
+        except (KeyError, TypeError):
+            known = ", ".join(self.puzzles)
+            raise UnknownPuzzle(
+                f"pack {self.name!r} has no puzzle {puzzle_id!r} (puzzles: {known})"
+            ) from None
