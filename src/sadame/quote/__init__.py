@@ -1,0 +1,90 @@
+"""Quote verification and number grounding: check what an LLM cites against its source.
+
+>>> from sadame.quote import verify_quote
+>>> verify_quote("安定性: 不足", "- **安定性**: 不足している").status
+'normalized'
+"""
+
+from __future__ import annotations
+
+from sadame.quote._errors import EvalFileError, GateInputError, QuoteError
+from sadame.quote._eval import CaseResult, EvalCase, EvalItem, EvalReport, load_cases, run_case, run_eval
+from sadame.quote._gates import (
+    Gate,
+    GateItem,
+    GateKind,
+    GateReport,
+    GateSummary,
+    claims_gate,
+    evidence_spans_gate,
+    extract_path,
+    quote_list_gate,
+)
+from sadame.quote._ground import (
+    GROUNDING_FLAGS,
+    NUMERIC_KINDS,
+    ClaimResult,
+    ClaimStatus,
+    GroundedNumber,
+    NumberIndex,
+    NumberMention,
+    ground_claims,
+    ground_numbers,
+    numeric_mentions,
+)
+from sadame.quote._verify import (
+    DEFAULT_MAX_SPANS,
+    ELLIPSIS_MARKERS,
+    VERIFIED_STATUSES,
+    QuotePart,
+    QuoteResult,
+    QuoteStatus,
+    QuoteVerifier,
+    Span,
+    split_ellipsis,
+    verify_quote,
+    verify_quotes,
+)
+
+__all__ = [
+    "DEFAULT_MAX_SPANS",
+    "ELLIPSIS_MARKERS",
+    "GROUNDING_FLAGS",
+    "NUMERIC_KINDS",
+    "VERIFIED_STATUSES",
+    "CaseResult",
+    "ClaimResult",
+    "ClaimStatus",
+    "EvalCase",
+    "EvalFileError",
+    "EvalItem",
+    "EvalReport",
+    "Gate",
+    "GateInputError",
+    "GateItem",
+    "GateKind",
+    "GateReport",
+    "GateSummary",
+    "GroundedNumber",
+    "NumberIndex",
+    "NumberMention",
+    "QuoteError",
+    "QuotePart",
+    "QuoteResult",
+    "QuoteStatus",
+    "QuoteVerifier",
+    "Span",
+    "claims_gate",
+    "evidence_spans_gate",
+    "extract_path",
+    "ground_claims",
+    "ground_numbers",
+    "load_cases",
+    "numeric_mentions",
+    "quote_list_gate",
+    "run_case",
+    "run_eval",
+    "split_ellipsis",
+    "verify_quote",
+    "verify_quotes",
+]

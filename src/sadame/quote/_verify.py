@@ -1,0 +1,460 @@
+"""Verbatim quote verification: does a quote really appear in its source, and where?
+
+The source is normalized **once**, with offsets (:func:`sadame.normalize.normalize_with_offsets`);
+each quote is normalized with the same preset and looked up with ``str.find`` in the
+normalized source. A hit is mapped back to the original source, so every result
+carries the span of the *original* text the quote came from.
+
+Statuses, in the order they are tried:
+
+* ``invalid``   -- the quote cannot be checked: not a string, empty, whitespace only,
+  only an ellipsis, or normalizes to empty text under the preset (``reason`` says which).
+* ``exact``     -- the raw quote is a substring of the raw source (the raw span is reported).
+* ``normalized``-- found only after the preset (``- **安定性**: 不足`` quoted as ``安定性: 不足``).
+* ``fuzzy``     -- only when the caller passes ``fuzzy=True``: the best approximate
+  alignment (rapidfuzz ``partial_ratio_alignment`` on the normalized texts), with its
+  ``score`` (0-100). Verified only when the caller also passes ``threshold`` and the
+  score meets it. Verbatim is the contract; fuzzy is a diagnostic.
+* ``missing``   -- none of the above.
+
+Occurrences: ``spans`` holds **all** non-overlapping occurrences (leftmost first, at
+most ``max_spans``), ``span`` the first one, ``occurrences`` their number and
+``ambiguous`` is true when there is more than one. ``exact`` results count raw
+occurrences; ``normalized`` results count normalized ones.
+
+Ellipsis quotes (``...``, ``…``, ``……``, ``‥``, ``・・・``, ``（中略）``, ``(中略)``,
+``[中略]``): the whole quote is tried first; if it is not found it is split at the
+markers and the parts must appear in order, without overlapping (leftmost match of
+each part after the previous one). Each part's span is reported in ``parts``; ``span``
+runs from the first part's start to the last part's end. For a split quote
+``occurrences`` is 1 and ``ambiguous`` says whether any part occurs more than once.
+Fuzzy alignment is not applied to split quotes.
+
+Spans are *aligned*: the original text of a reported span, normalized alone with the
+same preset, equals the normalized quote. A hit that cannot be aligned (for example
+``株`` inside ``㈱``, which normalizes to ``(株)``) is not reported. Around a hit the
+span is widened over characters the preset deleted (the ``**`` of a bold pair), so
+``安定性: 不足`` maps to ``**安定性**: 不足``. At most 100 unalignable hits are examined
+per lookup, which bounds the work on adversarial sources.
+
+No regular expression is ever built from user text; lookups are ``str.find``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from sadame.normalize import NormalizedText, normalize, normalize_with_offsets
+
+__all__ = [
+    "DEFAULT_MAX_SPANS",
+    "ELLIPSIS_MARKERS",
+    "VERIFIED_STATUSES",
+    "QuotePart",
+    "QuoteResult",
+    "QuoteStatus",
+    "QuoteVerifier",
+    "Span",
+    "split_ellipsis",
+    "verify_quote",
+    "verify_quotes",
+]
+
+QuoteStatus = Literal["exact", "normalized", "fuzzy", "missing", "invalid"]
+QUOTE_STATUSES: tuple[str, ...] = get_args(QuoteStatus)
+
+#: Statuses that count as verified without any threshold.
+VERIFIED_STATUSES: frozenset[str] = frozenset({"exact", "normalized"})
+
+#: Default cap on the spans reported per quote (``occurrences`` is capped with it).
+DEFAULT_MAX_SPANS = 100
+
+#: The ellipsis markers a quote is split at (documentation; the pattern below is fixed).
+ELLIPSIS_MARKERS: tuple[str, ...] = (
+    "...",
+    "…",
+    "……",
+    "‥",
+    "・・・",
+    "（中略）",
+    "(中略)",
+    "[中略]",
+    "［中略］",
+)
+
+# A fixed pattern (never built from user text): runs of dots/leaders or a 中略 marker,
+# with the spaces around them. Linear: each alternative is a single character class run.
+_ELLIPSIS = re.compile(r"[ \t\u3000]*(?:[（(\[［]中略[）)\]］]|…+|‥+|\.{3,}|・{3,})[ \t\u3000]*")
+
+_MAX_WIDEN = 8  # deleted characters tried one by one on each side of a hit
+_MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (bounds the work)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A span of the original source: ``source[start:end] == text``."""
+
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class QuotePart:
+    """One part of an ellipsis quote and where it was found (``span`` is None if not)."""
+
+    text: str
+    found: bool
+    span: Span | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "found": self.found, "span": self.span.to_dict() if self.span else None}
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteResult:
+    """The verdict on one quote. See the module docstring for the statuses."""
+
+    quote: str
+    status: QuoteStatus
+    verified: bool
+    preset: str
+    span: Span | None = None
+    spans: tuple[Span, ...] = ()
+    occurrences: int = 0
+    ambiguous: bool = False
+    parts: tuple[QuotePart, ...] = ()
+    score: float | None = None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict (spans as ``{"start", "end", "text"}``)."""
+        return {
+            "quote": self.quote,
+            "status": self.status,
+            "verified": self.verified,
+            "preset": self.preset,
+            "span": self.span.to_dict() if self.span else None,
+            "spans": [s.to_dict() for s in self.spans],
+            "occurrences": self.occurrences,
+            "ambiguous": self.ambiguous,
+            "parts": [p.to_dict() for p in self.parts],
+            "score": self.score,
+            "reason": self.reason,
+        }
+
+
+def split_ellipsis(quote: str) -> list[str]:
+    """The parts of ``quote`` between ellipsis markers (empty parts dropped).
+
+    >>> split_ellipsis("売上は…（中略）…増加した")
+    ['売上は', '増加した']
+    >>> split_ellipsis("省略なし")
+    ['省略なし']
+    """
+    return [part for part in _ELLIPSIS.split(quote) if part]
+
+
+@dataclass(slots=True)
+class _Hit:
+    norm_start: int
+    norm_end: int
+    span: Span
+
+
+@dataclass(slots=True)
+class QuoteVerifier:
+    """Checks many quotes against one source, normalizing the source at most once.
+
+    The normalized source is computed lazily: a batch of quotes that are all raw
+    substrings never pays for normalization.
+
+    >>> v = QuoteVerifier("- **安定性**: 不足している")
+    >>> r = v.verify("安定性: 不足")
+    >>> r.status, r.span.text
+    ('normalized', '**安定性**: 不足')
+    """
+
+    source: str
+    preset: str = "decoration"
+    fuzzy: bool = False
+    threshold: float | None = None
+    max_spans: int = DEFAULT_MAX_SPANS
+    _normalized: NormalizedText | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.source, str):
+            raise TypeError(f"source must be a str, got {type(self.source).__name__}")
+        normalize("", preset=self.preset)  # raises on an unknown preset, before any quote
+        if self.threshold is not None:
+            if not self.fuzzy:
+                raise ValueError("threshold only applies to fuzzy matching: pass fuzzy=True")
+            if isinstance(self.threshold, bool) or not 0 <= float(self.threshold) <= 100:
+                raise ValueError(f"threshold must be a score between 0 and 100, got {self.threshold!r}")
+        if isinstance(self.max_spans, bool) or not isinstance(self.max_spans, int) or self.max_spans < 1:
+            raise ValueError(f"max_spans must be a positive int, got {self.max_spans!r}")
+
+    @property
+    def normalized(self) -> NormalizedText:
+        """The source normalized with :attr:`preset`, with offsets (computed once)."""
+        if self._normalized is None:
+            self._normalized = normalize_with_offsets(self.source, preset=self.preset)
+        return self._normalized
+
+    # -- public -------------------------------------------------------------------
+
+    def verify(self, quote: object) -> QuoteResult:
+        """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
+        if not isinstance(quote, str):
+            return self._invalid(_describe(quote), f"quote is {type(quote).__name__}, not a string")
+        if quote == "":
+            return self._invalid(quote, "empty quote")
+        norm_quote = normalize(quote, preset=self.preset)
+        if norm_quote == "":
+            if not quote.strip():
+                return self._invalid(quote, "quote is only whitespace")
+            return self._invalid(quote, f"quote normalizes to empty text under preset {self.preset!r}")
+        parts = split_ellipsis(quote)
+        if not parts:
+            return self._invalid(quote, "quote is only an ellipsis")
+
+        raw = self._raw_hits(quote)
+        if raw:
+            return self._found(quote, "exact", raw)
+        hits = self._norm_hits(norm_quote)
+        if hits:
+            return self._found(quote, "normalized", [h.span for h in hits])
+        if len(parts) > 1 or parts[0] != quote:
+            split = self._verify_parts(quote, parts)
+            if split is not None:
+                return split
+        return self._missing(quote, norm_quote)
+
+    def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
+        """One result per input quote, in input order."""
+        return [self.verify(q) for q in quotes]
+
+    # -- searching ----------------------------------------------------------------
+
+    def _raw_hits(self, quote: str, start: int = 0, limit: int | None = None) -> list[Span]:
+        limit = self.max_spans if limit is None else limit
+        spans: list[Span] = []
+        pos = self.source.find(quote, start)
+        while pos != -1 and len(spans) < limit:
+            spans.append(Span(pos, pos + len(quote), quote))
+            pos = self.source.find(quote, pos + len(quote))
+        return spans
+
+    def _norm_hits(self, norm_quote: str, start: int = 0, limit: int | None = None) -> list[_Hit]:
+        limit = self.max_spans if limit is None else limit
+        text = self.normalized.text
+        hits: list[_Hit] = []
+        unaligned = 0
+        pos = text.find(norm_quote, start)
+        while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED:
+            end = pos + len(norm_quote)
+            span = self._aligned_span(pos, end, norm_quote)
+            if span is not None:
+                hits.append(_Hit(pos, end, span))
+                pos = text.find(norm_quote, end)
+            else:
+                unaligned += 1
+                pos = text.find(norm_quote, pos + 1)
+        return hits
+
+    def _aligned_span(self, start: int, end: int, norm_quote: str) -> Span | None:
+        """The smallest original span around normalized ``[start, end)`` that
+        normalizes to exactly ``norm_quote``, widened over deleted characters if needed."""
+        nt = self.normalized
+        a_min, b_min = nt.original_span(start, end)
+        a_max = min(nt.ends[start - 1], a_min) if start > 0 else 0
+        b_max = max(nt.starts[end], b_min) if end < len(nt.text) else len(nt.original)
+        lefts = [a_min - k for k in range(min(a_min - a_max, _MAX_WIDEN) + 1)]
+        rights = [b_min + k for k in range(min(b_max - b_min, _MAX_WIDEN) + 1)]
+        if lefts[-1] != a_max:
+            lefts.append(a_max)
+        if rights[-1] != b_max:
+            rights.append(b_max)
+        candidates = sorted(((a, b) for a in lefts for b in rights), key=lambda ab: ab[1] - ab[0])
+        for a, b in candidates:
+            piece = nt.original[a:b]
+            if normalize(piece, preset=self.preset) == norm_quote:
+                return Span(a, b, piece)
+        return None
+
+    def _verify_parts(self, quote: str, parts: list[str]) -> QuoteResult | None:
+        """Ellipsis parts in order: raw first, then normalized. None when no part
+        has any text left after normalization (the caller reports ``missing``)."""
+        norm_parts = [normalize(p, preset=self.preset) for p in parts]
+        kept = [(p, n) for p, n in zip(parts, norm_parts, strict=True) if n]
+        if not kept:
+            return None
+        if len(kept) == 1:
+            raw_part, norm_part = kept[0]
+            raw = self._raw_hits(raw_part)
+            if raw:
+                return self._found(quote, "exact", raw, parts=(QuotePart(raw_part, True, raw[0]),))
+            hits = self._norm_hits(norm_part)
+            if hits:
+                spans = [h.span for h in hits]
+                return self._found(quote, "normalized", spans, parts=(QuotePart(raw_part, True, spans[0]),))
+            return self._result(
+                quote,
+                "missing",
+                parts=(QuotePart(raw_part, False, None),),
+                reason="the only part left after the ellipsis was not found",
+            )
+
+        raw_spans = self._raw_in_order([p for p, _ in kept])
+        if raw_spans is not None:
+            ambiguous = any(len(self._raw_hits(p, limit=2)) > 1 for p, _ in kept)
+            return self._split_found(quote, "exact", kept, raw_spans, ambiguous)
+        found: list[Span] = []
+        pos = 0
+        for _, norm_part in kept:
+            hits = self._norm_hits(norm_part, start=pos, limit=1)
+            if not hits:
+                break
+            found.append(hits[0].span)
+            pos = hits[0].norm_end
+        if len(found) == len(kept):
+            ambiguous = any(len(self._norm_hits(n, limit=2)) > 1 for _, n in kept)
+            return self._split_found(quote, "normalized", kept, found, ambiguous)
+        part_results = tuple(
+            QuotePart(p, i < len(found), found[i] if i < len(found) else None)
+            for i, (p, _) in enumerate(kept)
+        )
+        missing_at = len(found) + 1
+        where = f" after part {len(found)}" if found else ""
+        return self._result(
+            quote,
+            "missing",
+            parts=part_results,
+            reason=f"ellipsis part {missing_at} of {len(kept)} not found{where}",
+        )
+
+    def _raw_in_order(self, raw_parts: list[str]) -> list[Span] | None:
+        spans: list[Span] = []
+        pos = 0
+        for part in raw_parts:
+            hits = self._raw_hits(part, start=pos, limit=1)
+            if not hits:
+                return None
+            spans.append(hits[0])
+            pos = hits[0].end
+        return spans
+
+    # -- results ------------------------------------------------------------------
+
+    def _result(self, quote: str, status: QuoteStatus, **kwargs: Any) -> QuoteResult:
+        verified = status in VERIFIED_STATUSES
+        score = kwargs.get("score")
+        if status == "fuzzy" and self.threshold is not None and score is not None:
+            verified = score >= self.threshold
+        return QuoteResult(quote=quote, status=status, verified=verified, preset=self.preset, **kwargs)
+
+    def _invalid(self, quote: str, reason: str) -> QuoteResult:
+        return self._result(quote, "invalid", reason=reason)
+
+    def _found(
+        self, quote: str, status: QuoteStatus, spans: list[Span], parts: tuple[QuotePart, ...] = ()
+    ) -> QuoteResult:
+        return self._result(
+            quote,
+            status,
+            span=spans[0],
+            spans=tuple(spans),
+            occurrences=len(spans),
+            ambiguous=len(spans) > 1,
+            parts=parts,
+        )
+
+    def _split_found(
+        self, quote: str, status: QuoteStatus, kept: list[tuple[str, str]], spans: list[Span], ambiguous: bool
+    ) -> QuoteResult:
+        whole = Span(spans[0].start, spans[-1].end, self.source[spans[0].start : spans[-1].end])
+        parts = tuple(QuotePart(p, True, s) for (p, _), s in zip(kept, spans, strict=True))
+        return self._result(
+            quote, status, span=whole, spans=(whole,), occurrences=1, ambiguous=ambiguous, parts=parts
+        )
+
+    def _missing(self, quote: str, norm_quote: str) -> QuoteResult:
+        text = self.normalized.text
+        if len(norm_quote) > len(text):
+            return self._result(quote, "missing", reason="quote is longer than the source")
+        if not self.fuzzy:
+            if norm_quote in text:
+                return self._result(
+                    quote,
+                    "missing",
+                    reason="found only inside source characters that normalize to more than the quote",
+                )
+            return self._result(quote, "missing", reason="not found, even after normalization")
+        return self._fuzzy(quote, norm_quote)
+
+    def _fuzzy(self, quote: str, norm_quote: str) -> QuoteResult:
+        from rapidfuzz import fuzz
+
+        text = self.normalized.text
+        alignment = fuzz.partial_ratio_alignment(norm_quote, text)
+        if alignment is None or alignment.dest_end <= alignment.dest_start or alignment.score <= 0:
+            return self._result(quote, "missing", score=0.0, reason="no approximate alignment")
+        a, b = self.normalized.original_span(alignment.dest_start, alignment.dest_end)
+        span = Span(a, b, self.source[a:b])
+        score = round(float(alignment.score), 2)
+        return self._result(
+            quote,
+            "fuzzy",
+            span=span,
+            spans=(span,),
+            occurrences=1,
+            score=score,
+            reason="not found verbatim; approximate alignment only",
+        )
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def verify_quote(
+    quote: str,
+    source: str,
+    preset: str = "decoration",
+    *,
+    fuzzy: bool = False,
+    threshold: float | None = None,
+    max_spans: int = DEFAULT_MAX_SPANS,
+) -> QuoteResult:
+    """Check that ``quote`` appears in ``source`` (see the module docstring).
+
+    >>> r = verify_quote("安定性: 不足", "- **安定性**: 不足している")
+    >>> r.status, r.verified, (r.span.start, r.span.end)
+    ('normalized', True, (2, 13))
+    """
+    verifier = QuoteVerifier(source, preset, fuzzy=fuzzy, threshold=threshold, max_spans=max_spans)
+    return verifier.verify(quote)
+
+
+def verify_quotes(
+    quotes: Iterable[object],
+    source: str,
+    preset: str = "decoration",
+    *,
+    fuzzy: bool = False,
+    threshold: float | None = None,
+    max_spans: int = DEFAULT_MAX_SPANS,
+) -> list[QuoteResult]:
+    """Check many quotes against one source, normalizing the source once.
+
+    Equal, element for element, to ``[verify_quote(q, source, ...) for q in quotes]``.
+    """
+    verifier = QuoteVerifier(source, preset, fuzzy=fuzzy, threshold=threshold, max_spans=max_spans)
+    return verifier.verify_many(quotes)

@@ -1,0 +1,85 @@
+"""Number grounding. Every test here runs the contract's real scanner
+(``sadame.normalize.numeric.scan_numeric``): they depend on the numeric step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sadame.quote import NumberIndex, ground_claims, ground_numbers, numeric_mentions
+
+SOURCE = (
+    "## 業績\n"
+    "- **売上高**: １億２０００万円（前年比 3割増）\n"
+    "- 受注残高は 一億二千万円。\n"
+    "- 研究開発費は 3,200,000円。\n"
+    "株主総会は令和8年6月26日に開催した。\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim", ["売上高は1億2000万円", "売上高は120,000,000円", "売上高は一億二千万円", "1.2億円"]
+)
+def test_same_amount_in_any_notation_is_grounded(claim: str) -> None:
+    r = ground_numbers(claim, SOURCE)
+    assert r.status == "grounded" and r.verified
+    (number,) = r.numbers
+    assert number.mention.value == "120000000円" and number.mention.kind == "amount"
+    # both source spellings are reported, in ORIGINAL source offsets
+    assert [s.text for s in number.spans] == ["１億２０００万円", "一億二千万円"]
+    for span in number.spans:
+        assert SOURCE[span.start : span.end] == span.text
+
+
+def test_different_amount_is_not_grounded() -> None:
+    r = ground_numbers("売上高は1億円", SOURCE)
+    assert r.status == "ungrounded" and not r.verified
+    assert r.numbers[0].spans == () and "1億円" in r.reason
+
+
+def test_claim_spans_are_original_offsets() -> None:
+    claim = "**売上**は ｜１億２０００万円｜"
+    (m,) = numeric_mentions(claim)
+    assert claim[m.start : m.end] == m.text == "１億２０００万円"
+
+
+def test_percent_and_dates() -> None:
+    assert ground_numbers("前年比30%増", SOURCE).status == "grounded"
+    assert ground_numbers("総会は2026年6月26日", SOURCE).status == "grounded"
+    assert ground_numbers("総会は2026/6/26", SOURCE).status == "grounded"
+    assert ground_numbers("総会は2026年6月25日", SOURCE).status == "ungrounded"
+
+
+def test_partial_and_no_numbers_and_invalid() -> None:
+    partial = ground_numbers("研究開発費は320万円、利益は2000万円", SOURCE)
+    assert partial.status == "partial"
+    assert [n.grounded for n in partial.numbers] == [True, False]
+    assert ground_numbers("利益が圧迫された", SOURCE).status == "no_numbers"
+    assert ground_numbers("", SOURCE).status == "invalid"
+    assert ground_numbers(None, SOURCE).status == "invalid"  # type: ignore[arg-type]
+
+
+def test_kinds_filter() -> None:
+    r = ground_numbers("総会は2026年6月26日、売上は9億円", SOURCE, kinds=["date"])
+    assert [n.mention.kind for n in r.numbers] == ["date"] and r.status == "grounded"
+    with pytest.raises(ValueError):
+        ground_numbers("1億円", SOURCE, kinds=["money"])
+    with pytest.raises(TypeError):
+        ground_numbers("1億円", SOURCE, kinds="date")
+
+
+def test_ground_claims_matches_one_by_one_and_is_json() -> None:
+    claims: list[object] = ["1億2000万円", "1億円", "なし", 5]
+    batch = ground_claims(claims, SOURCE)
+    assert batch == [ground_numbers(c, SOURCE) for c in claims]  # type: ignore[arg-type]
+    assert [r.status for r in batch] == ["grounded", "ungrounded", "no_numbers", "invalid"]
+    data = json.loads(json.dumps([r.to_dict() for r in batch], ensure_ascii=False))
+    assert data[0]["numbers"][0]["spans"][0]["text"] == "１億２０００万円"
+
+
+def test_index_scans_source_once_and_rejects_non_str() -> None:
+    index = NumberIndex(SOURCE)
+    assert "120000000円" in index.by_value and "2026-06-26" in index.by_value
+    with pytest.raises(TypeError):
+        NumberIndex(b"1")  # type: ignore[arg-type]
