@@ -45,9 +45,15 @@ def test_module_is_callable_and_keeps_its_attributes() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_presets_are_idempotent_on_the_probe_corpus(preset: str) -> None:
+    # Markdown stripping is not idempotent by design: removing a pair can expose another
+    # (`***x***`, a code span whose content looks like `**bold**`), so for the presets that
+    # strip Markdown only probes without Markdown delimiters are checked.
+    markdown = PRESETS[preset].markdown_strip
+    checked = 0
     for text in sadame.normalize.probe_corpus():
-        once = normalize(text, preset=preset)
-        if preset == "decoration" and once != normalize(once, preset=preset):
-            # Stripping a pair can expose another (``***x***``): documented, not a bug.
+        if markdown and any(c in text for c in "*_`~[>#"):
             continue
+        once = normalize(text, preset=preset)
         assert normalize(once, preset=preset) == once, text
+        checked += 1
+    assert checked >= 40

@@ -18,32 +18,42 @@ _LINE_MARKER = re.compile(
     r"[ \t]*(?:>[ \t]?)*(?:#{1,6}[ \t]+|[-*+][ \t]+|[0-9]{1,9}[.)][ \t]+)?"
 )
 _CODE = re.compile(r"`([^`\n]+)`")
-# Each inline rule: (pattern, group holding the kept text). Applied in this order.
-_INLINE: tuple[re.Pattern[str], ...] = (
-    re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)"),  # [text](url) -> text
-    re.compile(r"\*\*([^*\n]+)\*\*"),  # **bold**
-    re.compile(r"__([^_\n]+)__"),  # __bold__
-    re.compile(r"~~([^~\n]+)~~"),  # ~~strike~~
+# Each inline rule: (the character it needs, pattern with group 1 = the kept text),
+# applied in this order.
+_INLINE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("[", re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")),  # [text](url) -> text
+    ("*", re.compile(r"\*\*([^*\n]+)\*\*")),  # **bold**
+    ("_", re.compile(r"__([^_\n]+)__")),  # __bold__
+    ("~", re.compile(r"~~([^~\n]+)~~")),  # ~~strike~~
     # *em*: not touching digits (keeps 2*3*4), content not starting/ending with space.
-    re.compile(r"(?<![0-9*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])"),
+    ("*", re.compile(r"(?<![0-9*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])")),
     # _em_: not inside ASCII words (keeps snake_case_names).
-    re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])"),
+    ("_", re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])")),
 )
+_ANY_INLINE = re.compile(r"[\[*_~`]")
 
 
-def _apply_inline(text: str, positions: list[int], out: list[int]) -> None:
-    """Append to ``out`` the positions of ``text`` kept after inline stripping."""
-    for pattern in _INLINE:
+def _apply_inline(text: str, start: int, end: int, out: list[int]) -> None:
+    """Append to ``out`` the positions ``start..end`` of ``text`` kept after inline stripping."""
+    segment = text[start:end]
+    if not _ANY_INLINE.search(segment):
+        out.extend(range(start, end))
+        return
+    positions = list(range(start, end))
+    for trigger, pattern in _INLINE:
         if len(positions) < 2:
             break
-        segment = "".join(text[p] for p in positions)
+        if trigger not in segment:
+            continue
         drop: set[int] = set()
         for match in pattern.finditer(segment):
             content_start, content_end = match.span(1)
             drop.update(range(match.start(), content_start))
             drop.update(range(content_end, match.end()))
         if drop:
-            positions = [p for i, p in enumerate(positions) if i not in drop]
+            kept = [i for i in range(len(positions)) if i not in drop]
+            positions = [positions[i] for i in kept]
+            segment = "".join([segment[i] for i in kept])
     out.extend(positions)
 
 
@@ -52,11 +62,12 @@ def _strip_line(text: str, start: int, end: int, out: list[int]) -> None:
     # Indentation alone is not a marker: it stays for the whitespace step to handle.
     pos = marker.end() if marker and text[start : marker.end()].strip(" \t") else start
     # Code spans are literal: their content is kept as is, only the backticks go.
-    for code in _CODE.finditer(text, pos, end):
-        _apply_inline(text, list(range(pos, code.start())), out)
-        out.extend(range(code.start(1), code.end(1)))
-        pos = code.end()
-    _apply_inline(text, list(range(pos, end)), out)
+    if "`" in text[pos:end]:
+        for code in _CODE.finditer(text, pos, end):
+            _apply_inline(text, pos, code.start(), out)
+            out.extend(range(code.start(1), code.end(1)))
+            pos = code.end()
+    _apply_inline(text, pos, end, out)
 
 
 def markdown_keep(text: str) -> list[int]:

@@ -47,9 +47,9 @@ class Mapped:
 
     def select(self, keep: list[int]) -> Mapped:
         return Mapped(
-            "".join(self.text[i] for i in keep),
-            [self.starts[i] for i in keep],
-            [self.ends[i] for i in keep],
+            "".join(map(self.text.__getitem__, keep)),
+            list(map(self.starts.__getitem__, keep)),
+            list(map(self.ends.__getitem__, keep)),
         )
 
 
@@ -97,27 +97,81 @@ def _nfkc_text(text: str, flags: NormalizeFlags) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+@lru_cache(maxsize=1)
+def _unstable_pattern() -> re.Pattern[str]:
+    """A character class of everything NFKC might change or merge with its neighbour.
+
+    Outside the matches of this class NFKC is the identity, so the offsets path only
+    does per-chunk work around these characters.
+    """
+    backward = _composes_backward()
+    ranges: list[tuple[int, int]] = []
+    # BMP only: a class of BMP ranges compiles to a bitmap (fast); every astral
+    # character is simply treated as unstable, which is correct and rare.
+    for cp in range(0x10000):
+        char = chr(cp)
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        unstable = (
+            unicodedata.combining(char) != 0
+            or char in backward
+            or unicodedata.normalize("NFKC", char) != char
+        )
+        if unstable:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    parts = "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
+    )
+    return re.compile(f"[{parts}]|[\U00010000-\U0010FFFF]")
+
+
 def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     text = m.text
     if unicodedata.is_normalized("NFKC", text):
         return m
-    # Split into chunks that NFKC treats independently, normalize each chunk, and
-    # give every output character the span of its whole chunk.
-    bounds = [i for i in range(1, len(text)) if _starts_chunk(text[i])]
-    bounds = [0, *bounds, len(text)]
+    # Regions around characters NFKC may change; chunks inside a region are the
+    # units NFKC treats independently. Every output character of a chunk gets the
+    # span of its whole chunk; text between regions is copied as is.
+    regions: list[tuple[int, int]] = []
+    for hit in _unstable_pattern().finditer(text):
+        start = hit.start()
+        while start > 0 and not _starts_chunk(text[start]):
+            start -= 1
+        end = hit.start() + 1
+        while end < len(text) and not _starts_chunk(text[end]):
+            end += 1
+        if regions and start <= regions[-1][1]:
+            regions[-1] = (regions[-1][0], max(end, regions[-1][1]))
+        else:
+            regions.append((start, end))
     out_chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for a, b in itertools.pairwise(bounds):
-        piece = unicodedata.normalize("NFKC", text[a:b])
-        span_start, span_end = m.starts[a], m.ends[b - 1]
-        out_chars.append(piece)
-        starts.extend([span_start] * len(piece))
-        ends.extend([span_end] * len(piece))
+    pos = 0
+    for region_start, region_end in regions:
+        out_chars.append(text[pos:region_start])
+        starts.extend(m.starts[pos:region_start])
+        ends.extend(m.ends[pos:region_start])
+        bounds = [region_start]
+        bounds.extend(i for i in range(region_start + 1, region_end) if _starts_chunk(text[i]))
+        bounds.append(region_end)
+        for a, b in itertools.pairwise(bounds):
+            piece = unicodedata.normalize("NFKC", text[a:b])
+            span_start, span_end = m.starts[a], m.ends[b - 1]
+            out_chars.append(piece)
+            starts.extend([span_start] * len(piece))
+            ends.extend([span_end] * len(piece))
+        pos = region_end
+    out_chars.append(text[pos:])
+    starts.extend(m.starts[pos:])
+    ends.extend(m.ends[pos:])
     joined = "".join(out_chars)
-    if joined != unicodedata.normalize("NFKC", text):  # pragma: no cover - safety net
-        whole = unicodedata.normalize("NFKC", text)
-        span = (m.starts[0], m.ends[-1]) if text else (0, 0)
+    whole = unicodedata.normalize("NFKC", text)
+    if joined != whole:  # pragma: no cover - safety net, property-tested never to trigger
+        span = (m.starts[0], m.ends[-1])
         return Mapped(whole, [span[0]] * len(whole), [span[1]] * len(whole))
     return Mapped(joined, starts, ends)
 
