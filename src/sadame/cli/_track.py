@@ -1,9 +1,259 @@
-"""CLI commands of sadame.track (being written)."""
+"""CLI commands of sadame.track: ``sadame track ...`` (thin wrappers over :class:`Tracker`)."""
 
 from __future__ import annotations
 
+import functools
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
 import click
+
+from sadame.cli._output import echo_json
+
+__all__ = ["register", "track"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _common(fn: F) -> F:
+    """--db and --tenant on every command; TrackError becomes a clean CLI error."""
+
+    @click.option("--db", "db", default=None, metavar="URL",
+                  help="Database URL (default: $SADAME_DB or sqlite:///sadame.db).")
+    @click.option("--tenant", default="default", show_default=True, help="Tenant whose data to use.")
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from sadame.track import TrackError
+
+        try:
+            return fn(*args, **kwargs)
+        except (TrackError, ValueError) as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _tracker(db: str | None, tenant: str, ruleset: str | None = None) -> Any:
+    from sadame.track import Tracker, load_ruleset
+
+    return Tracker(db, tenant=tenant, ruleset=load_ruleset(ruleset) if ruleset else None)
+
+
+_USER = click.option("--user", "user", required=True, help="User whose issues to use.")
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+@click.group(epilog="Example:\n\n    echo '[\"安定性が不足している\"]' | sadame track ingest --user u1 --session s1 -")
+def track() -> None:
+    """Track LLM findings as issues with stable ids across sessions (seed 000)."""
+
+
+@track.command(epilog="Example:\n\n    sadame track ingest --user u1 --session 2026-01-05 findings.json --json")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+@click.option("--session", "session", required=True, help="Session id (ingest is idempotent per session).")
+@click.option("--at", "at", default=None, help="Session time, ISO 8601 (default: now, UTC).")
+@click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the tenant's active one).")
+@_USER
+@_JSON
+@_common
+def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user: str, as_json: bool,
+           db: str | None, tenant: str) -> None:
+    """Ingest one session: SOURCE is a JSON list of strings or {text, confidence?, kind?} ('-' = stdin)."""
+    try:
+        insights = json.load(source)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{source.name}: not valid JSON: {exc}") from None
+    when = None
+    if at:
+        try:
+            when = datetime.fromisoformat(at)
+        except ValueError:
+            raise click.ClickException(f"--at {at!r} is not an ISO 8601 time") from None
+    report = _tracker(db, tenant, ruleset).ingest(user, session, insights, at=when)
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    if report.replayed:
+        click.echo(f"session {session} was already ingested; stored report:")
+    for label, entries in (("new", report.new), ("remaining", report.remaining),
+                           ("improvements", report.improvements), ("regressions", report.regressions),
+                           ("deferred", report.deferred), ("filtered", report.filtered),
+                           ("ignored", report.ignored)):
+        for entry in entries:
+            iid = (entry.get("issue_id") or "-")[:12]
+            click.echo(f"{label:<12} {iid:<12} {entry['key']}  {entry['text']}")
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@track.command(name="list", epilog="Example:\n\n    sadame track list --user u1 --status open")
+@click.option("--status", default=None,
+              type=click.Choice(["candidate", "open", "resolved", "ignored", "expired"]), help="Only this status.")
+@_USER
+@_JSON
+@_common
+def list_(status: str | None, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """List a user's issues."""
+    views = _tracker(db, tenant).list_issues(user, status)
+    if as_json:
+        echo_json([v.to_dict() for v in views])
+        return
+    for v in views:
+        click.echo(f"{v.issue_id[:12]}  {v.status:<9} x{v.occurrence_count:<3} {v.key}  {v.title}")
+
+
+@track.command(epilog="Example:\n\n    sadame track show 35df17c0f114cd9c0b9d173efe98ccfa39fcb7f2 --user u1")
+@click.argument("issue_id")
+@_USER
+@_JSON
+@_common
+def show(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Show one issue with its keys, detections and history."""
+    detail = _tracker(db, tenant).show(user, issue_id)
+    if as_json:
+        echo_json(detail.to_dict())
+        return
+    i = detail.issue
+    click.echo(f"{i.issue_id}  {i.status}  {i.title}\nkey: {i.key}  seen {i.occurrence_count}x, "
+               f"first {i.first_detected_at}, last {i.last_detected_at}")
+    for k in detail.keys:
+        click.echo(f"  key ({k['kind']}): {k['key']}")
+    for d in detail.detections:
+        conf = "" if d.link_confidence is None else f" {d.link_confidence:.2f}"
+        click.echo(f"  detection {d.session_id} [{d.tier}{conf}] {d.text}")
+    for e in detail.events:
+        click.echo(f"  {e.at} {e.event}: {e.from_state} -> {e.to_state} by {e.actor} ({e.reason})")
+
+
+def _user_action(name: str, verb: str) -> None:
+    @track.command(name=name, help=f"{verb} (a user decision, recorded in the event log).", epilog=f"Example:\n\n    sadame track {name} 35df17c0f114 --user u1 --reason '対応済み'")
+    @click.argument("issue_id")
+    @click.option("--reason", default=None, help="Why (kept in the event log).")
+    @click.option("--actor", default="user", show_default=True, help="Who does it (kept in the event log).")
+    @_USER
+    @_JSON
+    @_common
+    def action(issue_id: str, reason: str | None, actor: str, user: str, as_json: bool, db: str | None,
+               tenant: str) -> None:
+        view = getattr(_tracker(db, tenant), name)(user, _full_id(db, tenant, user, issue_id),
+                                                   actor=actor, reason=reason)
+        echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
+
+
+
+def _full_id(db: str | None, tenant: str, user: str, prefix: str) -> str:
+    """Accept an unambiguous id prefix (as `list` prints 12 characters)."""
+    if len(prefix) == 40:
+        return prefix
+    from sadame.track import IssueNotFound
+
+    found: list[str] = [v.issue_id for v in _tracker(db, tenant).list_issues(user, include_merged=True)
+             if v.issue_id.startswith(prefix)]
+    if len(found) != 1:
+        raise IssueNotFound(f"{'no' if not found else 'more than one'} issue of {user!r} starts with {prefix!r}")
+    return found[0]
+
+
+_user_action("ignore", "Ignore an issue for good; it stays ignored whatever the LLM says")
+_user_action("reopen", "Reopen an ignored, resolved, expired or candidate issue")
+
+
+@track.command(epilog="Example:\n\n    sadame track merge 35df17c0f114 fd48bc7f5293 --user u1")
+@click.argument("target")
+@click.argument("sources", nargs=-1, required=True)
+@click.option("--reason", default=None, help="Why (kept in the event log).")
+@_USER
+@_JSON
+@_common
+def merge(target: str, sources: tuple[str, ...], reason: str | None, user: str, as_json: bool,
+          db: str | None, tenant: str) -> None:
+    """Merge SOURCES into TARGET (their keys become aliases of TARGET)."""
+    ids = [_full_id(db, tenant, user, s) for s in sources]
+    view = _tracker(db, tenant).merge(user, _full_id(db, tenant, user, target), ids, reason=reason)
+    echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
+
+
+@track.command(epilog="Example:\n\n    sadame track unmerge 35df17c0f114 --user u1")
+@click.argument("issue_id")
+@_USER
+@_JSON
+@_common
+def unmerge(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Undo merges of ISSUE_ID (or into it), restoring the originals from stored detections."""
+    views = _tracker(db, tenant).unmerge(user, _full_id(db, tenant, user, issue_id))
+    if as_json:
+        echo_json([v.to_dict() for v in views])
+        return
+    for v in views:
+        click.echo(f"{v.issue_id}  {v.status}  {v.title}")
+
+
+@track.command(epilog="Example:\n\n    sadame track migrate --ruleset rulesets/v2.yaml          # dry run\n"
+                      "    sadame track migrate --ruleset rulesets/v2.yaml --apply")
+@click.option("--ruleset", "ruleset", required=True, help="The new ruleset file (or bundled name).")
+@click.option("--apply", "apply", is_flag=True, help="Carry it out (default: only show what would change).")
+@_JSON
+@_common
+def migrate(ruleset: str, apply: bool, as_json: bool, db: str | None, tenant: str) -> None:
+    """Recompute keys under a new ruleset: show (or apply) merges, splits and re-keys."""
+    from sadame.track import load_ruleset
+
+    plan = _tracker(db, tenant).migrate(load_ruleset(ruleset), apply=apply)
+    if as_json:
+        echo_json(plan)
+        return
+    click.echo(f"ruleset {plan['from_version'][:12]} -> {plan['to_version'][:12]}"
+               f" ({'applied' if apply else 'dry run: nothing changed, add --apply'})")
+    for user, changes in plan["users"].items():
+        for m in changes["merges"]:
+            click.echo(f"merge   {user}: {', '.join(i[:12] for i in m['issues'])} -> {m['into'][:12]} ({m['key']})")
+        for s in changes["splits"]:
+            for move in s["moves"]:
+                dest = (move["to"] or "new issue")[:12]
+                click.echo(f"split   {user}: {s['issue_id'][:12]} -> {dest} "
+                           f"({move['key']}, {len(move['detections'])} detection(s))")
+        for r in changes["rekeys"]:
+            click.echo(f"rekey   {user}: {r['issue_id'][:12]} {r['old_key']} -> {r['new_key']}")
+    s = plan["summary"]
+    click.echo(f"{s['merges']} merge(s), {s['splits']} split(s), {s['rekeys']} re-key(s)")
+
+
+@track.command(epilog="Example:\n\n    sadame track export > backup.jsonl")
+@_common
+def export(db: str | None, tenant: str) -> None:
+    """Print all of the tenant's tracker data as JSON lines."""
+    out = sys.stdout
+    for row in _tracker(db, tenant).export():
+        out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+@track.command(epilog="Example:\n\n    sadame track timeline --user u1 --json")
+@_USER
+@_JSON
+@_common
+def timeline(user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Per-session counts for charts: new, open, resolved, regressions."""
+    points = _tracker(db, tenant).timeline(user)
+    if as_json:
+        echo_json(points)
+        return
+    for p in points:
+        click.echo(f"{p['at']}  {p['session_id']}  new {p['new']}  open {p['open']}  resolved {p['resolved']}"
+                   f"  regressions {p['regressions']}")
+
+
+@track.command(epilog="Example:\n\n    sadame track users")
+@_JSON
+@_common
+def users(as_json: bool, db: str | None, tenant: str) -> None:
+    """List the tenant's users."""
+    names = _tracker(db, tenant).users()
+    echo_json(names) if as_json else click.echo("\n".join(names))
 
 
 def register(cli: click.Group) -> None:
     """Add this feature's commands to the top-level group."""
+    cli.add_command(track)

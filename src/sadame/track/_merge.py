@@ -1,0 +1,223 @@
+"""Merge, unmerge and ruleset migration: one mechanism for "these findings are one issue".
+
+A merge re-points the source's keys (as aliases) and detections to the target and
+records, in the source's ``merge`` event, exactly what moved and the source's state,
+so :func:`unmerge_issue` can put everything back. A ruleset migration recomputes every
+issue's key from its stored detection texts and expresses the result as moves of
+detections (splits) and merges, keeping old keys as aliases and carrying statuses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from sadame.track._errors import MergeError
+from sadame.track._ruleset import Ruleset, issue_id, issue_key
+
+if TYPE_CHECKING:
+    from sadame.track._tracker import Tracker, _Tx
+
+__all__ = ["merge_into", "migrate_tenant", "unmerge_issue"]
+
+_SNAPSHOT = ("status", "occurrence_count", "first_detected_at", "last_detected_at", "resolved_at",
+             "last_session_id", "last_seen_seq", "clock_seq")
+_PRIORITY = {"ignored": 0, "open": 1, "candidate": 2, "resolved": 3, "expired": 4}
+
+
+def _tables() -> tuple[Any, Any, Any, Any]:
+    from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow
+
+    return IssueRow.__table__, KeyRow.__table__, DetectionRow.__table__, EventRow.__table__
+
+
+def merge_into(tx: _Tx, target_id: str, source_ids: Sequence[str], *, actor: str, reason: str | None) -> None:
+    """Merge ``source_ids`` into ``target_id`` inside ``tx`` (see module docstring)."""
+    _I, K, D, _E = _tables()
+    target = tx.get(target_id)
+    if target["merged_into"] is not None:
+        raise MergeError(f"target {target_id} was itself merged into {target['merged_into']}")
+    sources = list(dict.fromkeys(source_ids))
+    if not sources:
+        raise MergeError("nothing to merge: give at least one source issue")
+    if target_id in sources:
+        raise MergeError(f"cannot merge issue {target_id} into itself")
+    for sid in sources:
+        src = tx.get(sid)
+        if src["merged_into"] is not None:
+            raise MergeError(f"issue {sid} is already merged into {src['merged_into']}")
+    for sid in sources:
+        src = tx.get(sid)
+        keys = [dict(r) for r in tx.conn.execute(
+            select(K.c.key_digest, K.c.key, K.c.kind).where(tx.scope(K), K.c.issue_id == sid)
+            .order_by(K.c.key_digest)).mappings()]
+        det_ids = list(tx.conn.execute(select(D.c.id).where(tx.scope(D), D.c.issue_id == sid)
+                                       .order_by(D.c.id)).scalars())
+        snapshot = {c: src[c] for c in _SNAPSHOT}
+        tx.conn.execute(update(K).where(tx.scope(K), K.c.issue_id == sid).values(issue_id=target_id, kind="alias"))
+        tx.conn.execute(update(D).where(tx.scope(D), D.c.issue_id == sid).values(issue_id=target_id))
+        src["merged_into"] = target_id
+        tx.count(src["status"], -1)
+        tx.dirty.add(sid)
+        target["clock_seq"] = max(target["clock_seq"], src["clock_seq"])
+        tx.log(sid, "merge", src["status"], src["status"], actor=actor, reason=reason or f"merged into {target_id}",
+               data={"into": target_id, "keys": keys, "detections": det_ids, "snapshot": snapshot})
+    tx.log(target_id, "merge", target["status"], target["status"], actor=actor,
+           reason=reason or f"absorbed {len(sources)} issue(s)", data={"sources": sources})
+    tx.recount(target_id)
+
+
+def unmerge_issue(tx: _Tx, iid: str, *, actor: str) -> list[str]:
+    """Undo the merge of ``iid`` (if it was merged away) or of every issue merged into it."""
+    IT, K, D, E = _tables()
+    issue = tx.get(iid)
+    if issue["merged_into"] is not None:
+        sources = [iid]
+    else:
+        sources = list(tx.conn.execute(select(IT.c.issue_id).where(tx.scope(IT), IT.c.merged_into == iid)
+                                       .order_by(IT.c.id)).scalars())
+        if not sources:
+            raise MergeError(f"issue {iid} was not merged and has nothing merged into it")
+    targets: list[str] = []
+    for sid in sources:
+        raw = tx.conn.execute(select(E.c.data).where(tx.scope(E), E.c.issue_id == sid, E.c.event == "merge")
+                              .order_by(E.c.id.desc()).limit(1)).scalar()
+        if raw is None:
+            raise MergeError(f"issue {sid} has no merge record to undo")
+        data = json.loads(raw)
+        target_id = data["into"]
+        src = tx.get(sid)
+        for row in data["keys"]:
+            found = tx.conn.execute(update(K).where(tx.scope(K), K.c.key_digest == row["key_digest"])
+                                    .values(issue_id=sid, kind=row["kind"]))
+            if found.rowcount == 0:
+                tx.conn.execute(insert(K).values(tenant_id=tx.tenant, user_id=tx.user, **row, issue_id=sid))
+        det_ids = data["detections"]
+        for start in range(0, len(det_ids), 500):
+            tx.conn.execute(update(D).where(tx.scope(D), D.c.id.in_(det_ids[start:start + 500]))
+                            .values(issue_id=sid))
+        # detections that arrived after the merge through the source's keys go back too
+        keys = [row["key"] for row in data["keys"]]
+        later = tx.conn.execute(update(D).where(tx.scope(D), D.c.issue_id == target_id, D.c.key.in_(keys),
+                                                D.c.id > max(det_ids, default=0)).values(issue_id=sid))
+        src.update(data["snapshot"])
+        src["merged_into"] = None
+        tx.count(src["status"], 1)
+        tx.dirty.add(sid)
+        if later.rowcount:
+            tx.recount(sid)
+        tx.log(sid, "unmerge", src["status"], src["status"], actor=actor, reason=f"unmerged from {target_id}",
+               data={"from": target_id})
+        tx.log(target_id, "unmerge", tx.get(target_id)["status"], tx.get(target_id)["status"], actor=actor,
+               reason=f"released {sid}", data={"source": sid})
+        if target_id not in targets:
+            targets.append(target_id)
+    for target_id in targets:
+        tx.recount(target_id)
+    return sources + targets
+
+
+def _plan_user(tx: _Tx, ruleset: Ruleset) -> dict[str, Any]:
+    IT, _K, D, _E = _tables()
+    rows = list(tx.conn.execute(select(IT).where(tx.scope(IT), IT.c.merged_into.is_(None)).order_by(IT.c.id))
+                .mappings())
+    order = {r["issue_id"]: n for n, r in enumerate(rows)}
+    for r in rows:
+        tx.issues.setdefault(r["issue_id"], {c: r[c] for c in r if c != "id"})
+    groups: dict[str, dict[str, list[tuple[int, str]]]] = {}
+    for det_id, iid, text in tx.conn.execute(
+        select(D.c.id, D.c.issue_id, D.c.text).where(tx.scope(D), D.c.kind == "issue", D.c.issue_id.is_not(None))
+        .order_by(D.c.id)
+    ):
+        if iid in order:
+            groups.setdefault(iid, {}).setdefault(issue_key(text, ruleset), []).append((det_id, text))
+    main: dict[str, str] = {}
+    for iid, by_key in groups.items():
+        main[iid] = max(by_key, key=lambda k: (len(by_key[k]), -by_key[k][0][0]))
+    claims: dict[str, list[str]] = {}
+    for iid in sorted(main, key=order.__getitem__):
+        claims.setdefault(main[iid], []).append(iid)
+    owner: dict[str, str | None] = {}
+    merges, splits, rekeys = [], [], []
+    for key, mains in claims.items():
+        target = min(mains, key=lambda i: (_PRIORITY.get(tx.issues[i]["status"], 9), order[i]))
+        owner[key] = target
+        if len(mains) > 1:
+            merges.append({"key": key, "into": target, "issues": [i for i in mains if i != target],
+                           "titles": {i: tx.issues[i]["title"] for i in mains}})
+    for iid in sorted(groups, key=order.__getitem__):
+        by_key = groups[iid]
+        if tx.issues[iid]["key"] != main[iid]:
+            rekeys.append({"issue_id": iid, "old_key": tx.issues[iid]["key"], "new_key": main[iid]})
+        others = {k: v for k, v in by_key.items() if k != main[iid]}
+        if others:
+            splits.append({"issue_id": iid, "title": tx.issues[iid]["title"], "keep": main[iid],
+                           "moves": [{"key": k, "to": owner.get(k), "detections": [d for d, _ in v]}
+                                     for k, v in others.items()]})
+    return {"merges": merges, "splits": splits, "rekeys": rekeys, "main": main, "groups": groups}
+
+
+def migrate_tenant(tracker: Tracker, conn: Connection, users: Sequence[str], ruleset: Ruleset,
+                   *, apply: bool) -> dict[str, Any]:
+    """Plan (and with ``apply`` carry out) the move of every user's issues to ``ruleset``."""
+    from sadame.track._tracker import _iso, _Tx
+
+    _I, K, D, _E = _tables()
+    out: dict[str, Any] = {"from_version": tracker.ruleset.version, "to_version": ruleset.version,
+                           "applied": apply, "users": {}}
+    totals = {"merges": 0, "splits": 0, "rekeys": 0}
+    for user in users:
+        tx = _Tx(tracker, conn, user, _iso(None))
+        plan = _plan_user(tx, ruleset)
+        public = {k: plan[k] for k in ("merges", "splits", "rekeys")}
+        if any(public.values()):
+            out["users"][user] = public
+        for k in totals:
+            totals[k] += len(public[k])
+        if not apply:
+            continue
+        main: dict[str, str] = plan["main"]
+        created: dict[str, str] = {}
+        for split in plan["splits"]:
+            for move in split["moves"]:
+                dest = move["to"]
+                if dest is None:
+                    dest = created.get(move["key"])
+                    if dest is None:
+                        text = plan["groups"][split["issue_id"]][move["key"]][0][1]
+                        src_status = tx.issues[split["issue_id"]]["status"]
+                        new = tx.create(move["key"], text, tx.last_seq, None, status=src_status, event_name="split",
+                                        reason=f"ruleset {ruleset.version[:12]} split it from {split['issue_id']}",
+                                        data={"from": split["issue_id"]})
+                        dest = created[move["key"]] = new["issue_id"]
+                        main[dest] = move["key"]
+                    move["to"] = dest
+                ids = move["detections"]
+                for start in range(0, len(ids), 500):
+                    conn.execute(update(D).where(tx.scope(D), D.c.id.in_(ids[start:start + 500]))
+                                 .values(issue_id=dest))
+        tx.flush()  # new split issues must exist before keys point at them
+        for merge in plan["merges"]:
+            merge_into(tx, merge["into"], merge["issues"], actor="migrate",
+                       reason=f"ruleset {ruleset.version[:12]} gives them one key")
+        for iid, key in main.items():
+            issue = tx.get(iid)
+            if issue["merged_into"] is not None:
+                continue
+            old_key = issue["key"]
+            if old_key != key:
+                conn.execute(update(K).where(tx.scope(K), K.c.key_digest == issue_id(old_key), K.c.issue_id == iid)
+                             .values(kind="alias"))
+            conn.execute(delete(K).where(tx.scope(K), K.c.key_digest == issue_id(key)))
+            conn.execute(insert(K).values(tenant_id=tx.tenant, user_id=user, key_digest=issue_id(key), key=key,
+                                          issue_id=iid, kind="primary"))
+            if old_key != key or issue["ruleset_version"] != ruleset.version:
+                issue.update(key=key, ruleset_version=ruleset.version)
+                tx.dirty.add(iid)
+            tx.recount(iid)
+        tx.flush()
+    out["summary"] = totals
+    return out

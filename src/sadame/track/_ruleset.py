@@ -1,0 +1,343 @@
+"""Tracker rulesets, issue keys and issue ids (seed 000), as pure functions over data.
+
+A ruleset is a YAML file: label prefixes stripped from the raw text, canonical
+patterns (``token`` + plain ``words``, optionally one ``regex`` run by the
+linear-time ``re2`` engine), positive/negative words that filter praise, and
+thresholds. Words are normalized with the ``issue`` preset when the file is
+loaded, exactly like the text they are matched against, so matching is a plain
+substring test on normalized text.
+
+>>> rs = default_ruleset()
+>>> issue_key("改善ポイント：安定性が不足している", rs)
+'insufficient_control::stability_issue'
+>>> issue_id("stability_issue")[:12]
+'fd48bc7f5293'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sadame.normalize import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
+from sadame.track._errors import RulesetError
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "RULESET_FORMAT",
+    "CanonicalPattern",
+    "Ruleset",
+    "Thresholds",
+    "bundled_rulesets",
+    "default_ruleset",
+    "is_positive",
+    "issue_id",
+    "issue_key",
+    "issue_tokens",
+    "load_ruleset",
+    "normalize_issue_text",
+    "parse_ruleset",
+    "strip_label",
+]
+
+RULESET_FORMAT = "sadame.track-ruleset/1"
+#: The bundled ruleset used when none is given: the seed's example.
+DEFAULT_RULESET = "seed-example"
+
+_RULESET_DIR = Path(__file__).resolve().parent.parent / "data" / "rulesets"
+_CACHE_SIZE = 20_000
+_TOKEN_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_JS_WS = frozenset(JS_WHITESPACE)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# The seed's fallback key is ``text.toLowerCase()``: the contract's casefold step alone.
+_LOWER_ONLY = NormalizeFlags(
+    nfkc=False,
+    markdown_strip=False,
+    numeric=False,
+    casefold=True,
+    kana=False,
+    punctuation=PunctuationMode.KEEP,
+    punctuation_chars="",
+    whitespace=WhitespaceMode.KEEP,
+)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Numbers a ruleset fixes; every one is a share in ``[0, 1]``."""
+
+    #: progress: two findings are "the same family" when this share of the shorter token set overlaps
+    token_overlap: float = 0.5
+    #: a first detection with ``confidence >=`` this is opened at once instead of staying a candidate
+    open_confidence: float = 0.9
+    #: a semantic match links a detection to an existing issue only at or above this confidence
+    detection_match: float = 0.78
+    #: an improvement resolves an issue only at or above this confidence (misattribution breaks progress)
+    improvement_match: float = 0.9
+
+
+@dataclass(frozen=True)
+class CanonicalPattern:
+    """One canonical token and what makes it match (normalized words, optional re2 regex)."""
+
+    token: str
+    words: tuple[str, ...]
+    regex: str | None = None
+    _compiled: Any = field(default=None, compare=False, repr=False)
+
+    def matches(self, normalized: str) -> bool:
+        """True when a word is a substring of ``normalized`` or the regex finds a match."""
+        if any(word in normalized for word in self.words):
+            return True
+        return self._compiled is not None and self._compiled.search(normalized) is not None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded tracker ruleset. ``version`` is the SHA-256 of its canonical JSON content."""
+
+    name: str
+    label_prefixes: tuple[str, ...]
+    label_separators: tuple[str, ...]
+    patterns: tuple[CanonicalPattern, ...]
+    positive: tuple[str, ...]
+    negative: tuple[str, ...]
+    thresholds: Thresholds
+    version: str
+    source: str | None = None
+    #: normalized text per raw text (LLMs repeat themselves; bounded, cleared when full)
+    _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical content (what ``version`` digests), loadable by :func:`parse_ruleset`."""
+        return _canonical(self)
+
+
+def _canonical(rs: Ruleset) -> dict[str, Any]:
+    return {
+        "format": RULESET_FORMAT,
+        "name": rs.name,
+        "labels": {"prefixes": list(rs.label_prefixes), "separators": list(rs.label_separators)},
+        "patterns": [
+            {"token": p.token, "words": list(p.words), **({"regex": p.regex} if p.regex else {})}
+            for p in rs.patterns
+        ],
+        "positive": list(rs.positive),
+        "negative": list(rs.negative),
+        "thresholds": {
+            "token_overlap": rs.thresholds.token_overlap,
+            "open_confidence": rs.thresholds.open_confidence,
+            "detection_match": rs.thresholds.detection_match,
+            "improvement_match": rs.thresholds.improvement_match,
+        },
+    }
+
+
+def _digest(content: Mapping[str, Any]) -> str:
+    blob = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _words(raw: object, where: str, source: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
+        raise RulesetError(f"{source}: {where} must be a list of strings")
+    out: list[str] = []
+    for word in raw:
+        norm = normalize(word, preset="issue")
+        if not norm:
+            raise RulesetError(f"{source}: {where}: word {word!r} normalizes to an empty string")
+        if norm not in out:
+            out.append(norm)
+    return tuple(out)
+
+
+def _share(raw: Mapping[str, Any], name: str, default: float, source: str) -> float:
+    value = raw.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
+        raise RulesetError(f"{source}: thresholds.{name} must be a number in [0, 1], got {value!r}")
+    return float(value)
+
+
+def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
+    """Build a :class:`Ruleset` from parsed YAML/JSON data; errors name the file and field."""
+    if not isinstance(data, Mapping):
+        raise RulesetError(f"{source}: a ruleset must be a mapping")
+    if data.get("format") != RULESET_FORMAT:
+        raise RulesetError(f"{source}: format must be {RULESET_FORMAT!r}, got {data.get('format')!r}")
+    unknown = set(data) - {"format", "name", "labels", "patterns", "positive", "negative", "thresholds"}
+    if unknown:
+        raise RulesetError(f"{source}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise RulesetError(f"{source}: name must be a non-empty string")
+    labels = data.get("labels") or {}
+    if not isinstance(labels, Mapping):
+        raise RulesetError(f"{source}: labels must be a mapping with prefixes and separators")
+    prefixes = labels.get("prefixes") or []
+    separators = labels.get("separators") or ["：", ":"]
+    for what, values in (("labels.prefixes", prefixes), ("labels.separators", separators)):
+        if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+            raise RulesetError(f"{source}: {what} must be a list of non-empty strings")
+    raw_patterns = data.get("patterns") or []
+    if not isinstance(raw_patterns, list):
+        raise RulesetError(f"{source}: patterns must be a list")
+    patterns: list[CanonicalPattern] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_patterns):
+        where = f"patterns[{index}]"
+        if not isinstance(raw, Mapping):
+            raise RulesetError(f"{source}: {where} must be a mapping with token and words")
+        token = raw.get("token")
+        if not isinstance(token, str) or not _TOKEN_RE.match(token):
+            raise RulesetError(f"{source}: {where}.token must match [a-z][a-z0-9_]*, got {token!r}")
+        if token in seen:
+            raise RulesetError(f"{source}: {where}.token {token!r} is defined twice")
+        seen.add(token)
+        words = _words(raw.get("words"), f"{where}.words", source)
+        regex = raw.get("regex")
+        compiled: Any = None
+        if regex is not None:
+            if not isinstance(regex, str) or not regex:
+                raise RulesetError(f"{source}: {where}.regex must be a non-empty string")
+            import re2  # google-re2: linear time, no catastrophic backtracking
+
+            try:
+                compiled = re2.compile(regex)
+            except Exception as exc:  # re2 raises its own error type
+                raise RulesetError(f"{source}: {where}.regex does not compile under re2: {exc}") from None
+        if not words and compiled is None:
+            raise RulesetError(f"{source}: {where} needs at least one word or a regex")
+        patterns.append(CanonicalPattern(token, words, regex, compiled))
+    raw_thresholds = data.get("thresholds") or {}
+    if not isinstance(raw_thresholds, Mapping):
+        raise RulesetError(f"{source}: thresholds must be a mapping")
+    unknown_t = set(raw_thresholds) - {"token_overlap", "open_confidence", "detection_match", "improvement_match"}
+    if unknown_t:
+        raise RulesetError(f"{source}: unknown threshold(s) {', '.join(sorted(map(str, unknown_t)))}")
+    d = Thresholds()
+    thresholds = Thresholds(
+        token_overlap=_share(raw_thresholds, "token_overlap", d.token_overlap, source),
+        open_confidence=_share(raw_thresholds, "open_confidence", d.open_confidence, source),
+        detection_match=_share(raw_thresholds, "detection_match", d.detection_match, source),
+        improvement_match=_share(raw_thresholds, "improvement_match", d.improvement_match, source),
+    )
+    draft = Ruleset(
+        name=name,
+        label_prefixes=tuple(prefixes),
+        label_separators=tuple(separators),
+        patterns=tuple(patterns),
+        positive=_words(data.get("positive"), "positive", source),
+        negative=_words(data.get("negative"), "negative", source),
+        thresholds=thresholds,
+        version="",
+        source=source,
+    )
+    return Ruleset(**{**draft.__dict__, "version": _digest(_canonical(draft)), "_cache": {}})
+
+
+def load_ruleset(path: str | Path) -> Ruleset:
+    """Load a ruleset YAML (or JSON) file; a bare name loads a bundled ruleset."""
+    p = Path(path)
+    if not p.exists() and isinstance(path, str) and "/" not in path and not path.endswith((".yaml", ".yml")):
+        bundled = _RULESET_DIR / f"{path}.yaml"
+        if bundled.is_file():
+            return parse_ruleset(yaml.safe_load(bundled.read_text(encoding="utf-8")), source=path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError(f"{path}: cannot read ruleset: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"{path}: ruleset is not UTF-8 text") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise RulesetError(f"{path}: not valid YAML: {exc}") from None
+    return parse_ruleset(data, source=str(path))
+
+
+_DEFAULT: Ruleset | None = None
+
+
+def default_ruleset() -> Ruleset:
+    """The bundled seed example ruleset (``src/sadame/data/rulesets/seed-example.yaml``)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_ruleset(DEFAULT_RULESET)
+    return _DEFAULT
+
+
+def bundled_rulesets() -> list[str]:
+    """Names of the rulesets shipped with sadame."""
+    return sorted(p.stem for p in _RULESET_DIR.glob("*.yaml"))
+
+
+def strip_label(text: str, ruleset: Ruleset) -> str:
+    """Remove one leading label (``課題：`` ...) and the whitespace after it, like the seed's
+    ``^(?:labels)[：:]\\s*`` on the raw text (first listed prefix wins, as in a JS alternation)."""
+    for prefix in ruleset.label_prefixes:
+        if text.startswith(prefix):
+            rest = text[len(prefix) :]
+            for sep in ruleset.label_separators:
+                if rest.startswith(sep):
+                    rest = rest[len(sep) :]
+                    i = 0
+                    while i < len(rest) and rest[i] in _JS_WS:
+                        i += 1
+                    return rest[i:]
+    return text
+
+
+def _check(text: object) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return text
+
+
+def normalize_issue_text(text: str, ruleset: Ruleset) -> str:
+    """The seed's ``normalizeIssueText``: sorted matching tokens joined by ``::``, else the
+    normalized text itself (``""`` when nothing is left)."""
+    cache = ruleset._cache
+    found = cache.get(_check(text))
+    if found is not None:
+        return found
+    stripped = normalize(strip_label(text, ruleset), preset="issue")
+    tokens = sorted({p.token for p in ruleset.patterns if p.matches(stripped)})
+    result = "::".join(tokens) if tokens else stripped
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[text] = result
+    return result
+
+
+def issue_key(text: str, ruleset: Ruleset) -> str:
+    """The issue key of ``text``; falls back to the lower-cased raw text when normalization
+    leaves nothing (the seed's ``normalizeIssueText(text) || text.toLowerCase()``)."""
+    return normalize_issue_text(text, ruleset) or normalize(_check(text), flags=_LOWER_ONLY)
+
+
+def issue_tokens(text: str, ruleset: Ruleset) -> list[str]:
+    """The seed's ``normalizeIssueKey(text).tokens``: the key split on ``::`` (empty parts dropped)."""
+    return [t for t in normalize_issue_text(text, ruleset).split("::") if t]
+
+
+def issue_id(key: str) -> str:
+    """First 40 hex characters of SHA-256 over the UTF-8 key (lone surrogates as U+FFFD, like Node)."""
+    _check(key)
+    data = _LONE_SURROGATE.sub("\ufffd", key).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:40]
+
+
+def is_positive(text: str, ruleset: Ruleset) -> bool:
+    """Praise, not a problem: a positive word and no negative word (seed's ``isPositiveSummary``),
+    tested on the ``issue``-normalized full text."""
+    norm = normalize(_check(text), preset="issue")
+    return any(w in norm for w in ruleset.positive) and not any(w in norm for w in ruleset.negative)

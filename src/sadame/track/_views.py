@@ -1,0 +1,159 @@
+"""What the tracker returns: plain frozen dataclasses with ``to_dict()`` for JSON."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["DetectionView", "EventView", "IssueDetail", "IssueView", "SessionReport", "TrackerConfig"]
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Lifecycle numbers; ``None`` thresholds come from the ruleset."""
+
+    #: N: consecutive sessions without a detection that resolve an open issue (one miss proves nothing)
+    miss_sessions_to_resolve: int = 2
+    #: M: sessions after its last sighting in which a candidate must be seen again, or it expires
+    candidate_expiry_sessions: int = 3
+    #: K: new issues surfaced per session (the seed shows one); the rest are deferred candidates
+    max_new_per_session: int = 1
+    #: seconds a semantic matcher may take before the finding is treated as new (None: no limit)
+    matcher_timeout: float | None = 5.0
+    #: attempts for one session's transaction on lock timeouts / serialization failures
+    retries: int = 8
+    token_overlap: float | None = None
+    open_confidence: float | None = None
+    detection_match: float | None = None
+    improvement_match: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("miss_sessions_to_resolve", "candidate_expiry_sessions", "retries"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"TrackerConfig.{name} must be an int >= 1, got {value!r}")
+        k = self.max_new_per_session
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"TrackerConfig.max_new_per_session must be an int >= 0, got {k!r}")
+        for name in ("token_overlap", "open_confidence", "detection_match", "improvement_match"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                      or not 0 <= value <= 1):
+                raise ValueError(f"TrackerConfig.{name} must be None or a number in [0, 1], got {value!r}")
+        if self.matcher_timeout is not None and not self.matcher_timeout > 0:
+            raise ValueError("TrackerConfig.matcher_timeout must be > 0 or None")
+
+
+@dataclass(frozen=True)
+class IssueView:
+    """One issue as a list shows it."""
+
+    issue_id: str
+    key: str
+    title: str
+    status: str
+    occurrence_count: int
+    first_detected_at: str
+    last_detected_at: str
+    resolved_at: str | None
+    last_session_id: str | None
+    merged_into: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DetectionView:
+    """One stored insight and how it was linked: tier ``exact``/``alias``/``semantic``/``new``
+    (or ``filtered``/``none``) and the link's confidence."""
+
+    session_id: str
+    seq: int
+    position: int
+    text: str
+    kind: str
+    confidence: float | None
+    key: str
+    issue_id: str | None
+    tier: str
+    link_confidence: float | None
+    outcome: str
+    at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class EventView:
+    """One row of the append-only event log."""
+
+    issue_id: str
+    event: str
+    from_state: str | None
+    to_state: str
+    actor: str
+    reason: str | None
+    at: str
+    session_id: str | None
+    data: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class IssueDetail:
+    """An issue with its keys, detections and full history."""
+
+    issue: IssueView
+    keys: list[dict[str, str]]
+    detections: list[DetectionView]
+    events: list[EventView]
+    merged: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "issue": self.issue.to_dict(),
+            "keys": list(self.keys),
+            "merged": list(self.merged),
+            "detections": [d.to_dict() for d in self.detections],
+            "events": [e.to_dict() for e in self.events],
+        }
+
+
+@dataclass
+class SessionReport:
+    """What one ingest did. Entries are dicts: ``text``, ``key``, ``issue_id``, ``tier``,
+    ``confidence``, ``status`` (and ``reason`` for filtered ones, ``source`` for improvements).
+
+    ``replayed`` is True when the session had been ingested before and this is the stored report.
+    """
+
+    user_id: str
+    session_id: str
+    at: str
+    seq: int
+    ruleset_version: str
+    new: list[dict[str, Any]] = field(default_factory=list)
+    remaining: list[dict[str, Any]] = field(default_factory=list)
+    improvements: list[dict[str, Any]] = field(default_factory=list)
+    regressions: list[dict[str, Any]] = field(default_factory=list)
+    deferred: list[dict[str, Any]] = field(default_factory=list)
+    filtered: list[dict[str, Any]] = field(default_factory=list)
+    ignored: list[dict[str, Any]] = field(default_factory=list)
+    transitions: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    replayed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = [dict(v) if isinstance(v, dict) else v for v in value] if isinstance(value, list) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SessionReport:
+        return cls(**data)

@@ -1,0 +1,73 @@
+"""`sadame track ...` end to end through click, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sadame.cli import cli
+from sadame.track import issue_id
+
+V2 = str(Path(__file__).parent / "data" / "ruleset-v2.yaml")
+
+
+def run(db: str, *args: str, input: str | None = None, ok: bool = True) -> str:
+    result = CliRunner().invoke(cli, ["track", *args, "--db", db], input=input, catch_exceptions=False)
+    assert (result.exit_code == 0) is ok, result.output
+    return result.output
+
+
+def test_cli_round_trip(db_url: str, tmp_path: Path) -> None:
+    first = json.dumps(["改善ポイント：安定性が不足している", {"text": "集中が切れる", "confidence": 0.5}],
+                       ensure_ascii=False)
+    report = json.loads(run(db_url, "ingest", "--user", "u1", "--session", "s1", "--json", "-", input=first))
+    assert [e["key"] for e in report["new"]] == ["insufficient_control::stability_issue"]
+    path = tmp_path / "s2.json"
+    path.write_text(json.dumps(["気が散る", "不足しているのは安定性です"], ensure_ascii=False), encoding="utf-8")
+    text = run(db_url, "ingest", "--user", "u1", "--session", "s2", "--at", "2026-01-02T09:00:00+09:00", str(path))
+    assert "remaining" in text and "insufficient_control::stability_issue" in text
+    again = run(db_url, "ingest", "--user", "u1", "--session", "s2", str(path))
+    assert "already ingested" in again
+    issues = json.loads(run(db_url, "list", "--user", "u1", "--json"))
+    assert {i["key"]: i["status"] for i in issues} == {
+        "insufficient_control::stability_issue": "open", "attention_issue": "candidate", "気が散る": "candidate"}
+    stab = issue_id("insufficient_control::stability_issue")
+    assert "open" in run(db_url, "list", "--user", "u1", "--status", "open")
+    detail = json.loads(run(db_url, "show", stab, "--user", "u1", "--json"))
+    assert [e["event"] for e in detail["events"]] == ["create", "redetect"]
+    assert "ignored" in run(db_url, "ignore", stab[:12], "--user", "u1", "--reason", "了解")
+    assert "already ignored" in run(db_url, "ignore", stab, "--user", "u1", ok=False)
+    assert "open" in run(db_url, "reopen", stab, "--user", "u1")
+    assert "state 'open'" in run(db_url, "reopen", stab, "--user", "u1", ok=False)
+    att, dist = issue_id("attention_issue"), issue_id("気が散る")
+    merged = json.loads(run(db_url, "merge", att, dist, "--user", "u1", "--json"))
+    assert merged["occurrence_count"] == 2
+    assert len(json.loads(run(db_url, "unmerge", att, "--user", "u1", "--json"))) == 2
+    plan = run(db_url, "migrate", "--ruleset", V2)
+    assert "dry run" in plan and "1 merge(s)" in plan
+    assert json.loads(run(db_url, "migrate", "--ruleset", V2, "--apply", "--json"))["applied"] is True
+    lines = run(db_url, "export").splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert {r["type"] for r in rows} >= {"ruleset", "session", "issue", "detection", "event", "key"}
+    timeline = json.loads(run(db_url, "timeline", "--user", "u1", "--json"))
+    assert [p["session_id"] for p in timeline] == ["s1", "s2"]
+    assert json.loads(run(db_url, "users", "--json")) == ["u1"]
+
+
+def test_cli_bad_input_is_a_clean_error(db_url: str) -> None:
+    assert "not valid JSON" in run(db_url, "ingest", "--user", "u", "--session", "s", "-", input="[", ok=False)
+    out = run(db_url, "ingest", "--user", "u", "--session", "s", "-", input='{"text": 1}', ok=False)
+    assert "insights must be a list" in out
+    assert "no issue" in run(db_url, "show", "0" * 40, "--user", "u", ok=False)
+    assert "cannot read ruleset" in run(db_url, "migrate", "--ruleset", "/nonexistent.yaml", ok=False)
+
+
+def test_every_track_command_has_an_example() -> None:
+    from sadame.cli._track import track
+
+    for name, command in track.commands.items():
+        if name == "eval-matcher":  # owned by the LLM feature
+            continue
+        assert command.epilog and "Example:" in command.epilog, name
