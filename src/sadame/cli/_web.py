@@ -1,9 +1,108 @@
-"""CLI commands of sadame.web (being written)."""
+"""CLI commands of sadame.web: ``sadame serve`` and ``sadame web create-key|list-keys|revoke-key``."""
 
 from __future__ import annotations
 
 import click
 
+from sadame.cli._output import echo_json
+
+__all__ = ["register"]
+
+
+@click.command(
+    "serve",
+    epilog="Example:\n\n    sadame serve --port 8000 --db postgresql+psycopg://user@localhost/sadame",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.option("--db", "db_url", default=None, help="Database URL (default $SADAME_DB or sqlite:///sadame.db).")
+def serve(host: str, port: int, db_url: str | None) -> None:
+    """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
+    import uvicorn
+
+    from sadame.db import resolve_url
+    from sadame.web import create_app
+
+    try:
+        app = create_app(db_url)
+    except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
+        raise click.ClickException(str(exc)) from exc
+    url = resolve_url(db_url)
+    shown = url.split("@")[-1] if "@" in url else url
+    click.echo(f"sadame: database {shown}")
+    click.echo(f"sadame: open http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
+    click.echo("sadame: the tracker API needs a key: sadame web create-key --tenant NAME" +
+               (f" --db {db_url}" if db_url else ""))
+    uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+@click.group("web", epilog="Example:\n\n    sadame web create-key --tenant acme")
+def web() -> None:
+    """Manage the web service's tenants and API keys."""
+
+
+@web.command(
+    "create-key",
+    epilog="Example:\n\n    sadame web create-key --tenant acme\n\n"
+    "    curl -H 'Authorization: Bearer sdm_...' http://127.0.0.1:8000/api/track/users",
+)
+@click.option("--tenant", required=True, help="Tenant name ([A-Za-z0-9._-], created when new).")
+@click.option("--db", "db_url", default=None, help="Database URL (default $SADAME_DB or sqlite:///sadame.db).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
+    """Create an API key for a tenant. The key is printed once and stored only hashed."""
+    from sadame.web import TenantNameError, create_key
+
+    try:
+        created = create_key(tenant, db_url)
+    except TenantNameError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tenant") from exc
+    if as_json:
+        echo_json({"tenant": created.tenant, "key": created.key, "prefix": created.prefix})
+        return
+    click.echo(created.key)
+    click.echo(f"(tenant {created.tenant}; shown once, stored hashed — keep it safe)", err=True)
+
+
+@web.command("list-keys", epilog="Example:\n\n    sadame web list-keys --json")
+@click.option("--db", "db_url", default=None, help="Database URL.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_keys_command(db_url: str | None, as_json: bool) -> None:
+    """List tenants and key prefixes (never the keys)."""
+    from sadame.db import make_engine, upgrade
+    from sadame.web import KeyStore
+
+    engine = make_engine(db_url)
+    upgrade(engine)
+    rows = KeyStore(engine).list_keys()
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "active"
+        click.echo(f"{row['tenant']}\t{row['prefix']}…\t{row['created_at']}\t{state}")
+
+
+@web.command("revoke-key", epilog="Example:\n\n    sadame web revoke-key sdm_AbC123")
+@click.argument("prefix")
+@click.option("--db", "db_url", default=None, help="Database URL.")
+def revoke_key_command(prefix: str, db_url: str | None) -> None:
+    """Revoke the key(s) with this prefix (as shown by list-keys)."""
+    from sadame.db import make_engine, upgrade
+    from sadame.web import KeyStore
+
+    engine = make_engine(db_url)
+    upgrade(engine)
+    try:
+        count = KeyStore(engine).revoke(prefix)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="PREFIX") from exc
+    if count == 0:
+        raise click.ClickException(f"no active key starts with {prefix!r}")
+    click.echo(f"revoked {count} key(s)")
+
 
 def register(cli: click.Group) -> None:
-    """Add this feature's commands to the top-level group."""
+    """Add ``serve`` and the ``web`` group to the top-level command."""
+    cli.add_command(serve)
+    cli.add_command(web)

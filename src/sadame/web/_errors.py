@@ -1,0 +1,174 @@
+"""Error handling of the web service: every bad request gets a 4xx with a clear message.
+
+Exception map (most specific first)::
+
+    RequestValidationError      -> 422  (wrong types, missing fields, malformed JSON)
+    BodyTooLarge (middleware)   -> 413
+    PuzzleNotFound / IssueNotFound / LookupError -> 404
+    GameError / IllegalTransition               -> 409
+    other ValueError / TypeError (bad text ...) -> 400
+    anything else                               -> 500 (a bug: the fuzz tests look for these)
+
+Validation errors never echo the offending input back: it may be a megabyte of
+text or contain lone surrogates that cannot be encoded.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sadame.web._game import GameError, PuzzleNotFound
+
+__all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
+
+log = logging.getLogger("sadame.web")
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON with Japanese left readable; a lone surrogate is written as a ``\\udXXX`` escape
+    instead of failing the response."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
+            "utf-8", "backslashreplace"
+        )
+
+
+def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONResponse:
+    return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
+
+
+def _describe(errors: Any) -> list[dict[str, Any]]:
+    described = []
+    for item in errors:
+        loc = [str(part) for part in item.get("loc", ())]
+        described.append({"loc": loc, "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))})
+    return described
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers of the exception map above on ``app``."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
+        details = _describe(exc.errors())
+        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        where = ".".join(first["loc"])
+        message = f"{where}: {first['msg']}" if where else str(first["msg"])
+        return _error(422, "invalid_request", message, detail=details)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> SafeJSONResponse:
+        response = _error(exc.status_code, "http_error", str(exc.detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(PuzzleNotFound)
+    async def _puzzle_missing(_request: Request, exc: PuzzleNotFound) -> SafeJSONResponse:
+        return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
+
+    @app.exception_handler(GameError)
+    async def _game(_request: Request, exc: GameError) -> SafeJSONResponse:
+        return _error(409, "game_error", str(exc))
+
+    @app.exception_handler(ValueError)
+    async def _value(_request: Request, exc: ValueError) -> SafeJSONResponse:
+        return _error(*_classify(exc))
+
+    @app.exception_handler(LookupError)
+    async def _lookup(_request: Request, exc: LookupError) -> SafeJSONResponse:
+        return _error(*_classify(exc))
+
+    @app.exception_handler(TypeError)
+    async def _type(_request: Request, exc: TypeError) -> SafeJSONResponse:
+        return _error(400, "bad_request", str(exc))
+
+
+def _classify(exc: Exception) -> tuple[int, str, str]:
+    """Status and error code for a library exception, by its class name (the tracker's
+    error types are matched by name so this module does not import the tracker)."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+    if "IssueNotFound" in names or isinstance(exc, LookupError):
+        return 404, "not_found", message
+    if "IllegalTransition" in names:
+        return 409, "illegal_transition", message
+    return 400, "bad_request", message
+
+
+class BodySizeLimit:
+    """ASGI middleware: a request body above ``limit`` bytes gets 413 before the app parses it.
+
+    The declared ``Content-Length`` is checked first; a chunked body is read up to
+    the limit and then replayed to the app.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await self._reject(send, 400, "invalid Content-Length header")
+                    return
+                if declared > self.limit:
+                    await self._too_large(send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await self._too_large(send)
+                return
+            chunks.append(body)
+            more = bool(message.get("more_body", False))
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        await self._reject(send, 413, f"request body larger than {self.limit} bytes")
+
+    async def _reject(self, send: Send, status: int, message: str) -> None:
+        error = "payload_too_large" if status == 413 else "bad_request"
+        body = json.dumps({"error": error, "message": message}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+

@@ -1,0 +1,125 @@
+"""The issue tracker over HTTP (``/api/track/...``), one tenant per API key.
+
+Every route needs ``Authorization: Bearer <key>``; the key's tenant scopes every
+read and write (``Tracker(db_url, tenant=...)``), so one tenant can never see or
+change another tenant's users, even with the same user ids.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from sadame.web._convert import to_jsonable
+from sadame.web.deps import Ctx, Identifier, ShortText, Tenant, clean_text
+
+__all__ = ["IngestRequest", "MergeRequest", "TransitionRequest", "router"]
+
+router = APIRouter(prefix="/track", tags=["track"])
+
+Status = Literal["candidate", "open", "resolved", "ignored", "expired"]
+Key = Annotated[str, AfterValidator(clean_text), Field(min_length=1, max_length=100)]
+Scalar = Annotated[str, AfterValidator(clean_text), Field(max_length=2_000)] | int | float | bool | None
+Insight = ShortText | dict[Key, Scalar]
+UserPath = Annotated[str, Path(min_length=1, max_length=200)]
+IssuePath = Annotated[str, Path(min_length=1, max_length=100)]
+
+
+class IngestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: Identifier
+    session_id: Identifier
+    # An empty list is a session without findings: it counts as a miss for open issues.
+    insights: list[Insight] = Field(
+        max_length=500, description="Finding texts, or objects with `text`, `kind`, `confidence`."
+    )
+    at: datetime | None = None
+
+
+class TransitionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: ShortText | None = None
+
+
+class MergeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    target_id: Key
+    source_ids: list[Key] = Field(min_length=1, max_length=100)
+
+
+def _actor(tenant: str) -> str:
+    return f"api:{tenant}"
+
+
+def _checked_path(value: str) -> str:
+    return clean_text(value)
+
+
+@router.post("/ingest")
+def ingest(body: IngestRequest, ctx: Ctx, tenant: Tenant) -> Any:
+    """Ingest one session's findings; the same (user, session) twice changes nothing the second time."""
+    report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
+    return to_jsonable(report)
+
+
+@router.get("/users")
+def users(ctx: Ctx, tenant: Tenant) -> Any:
+    """Users of this tenant that have issues."""
+    return to_jsonable(ctx.tracker(tenant).users())
+
+
+@router.get("/users/{user_id}/issues")
+def list_issues(
+    user_id: UserPath, ctx: Ctx, tenant: Tenant, status: Annotated[Status | None, Query()] = None
+) -> Any:
+    """A user's issues, optionally of one status."""
+    return to_jsonable(ctx.tracker(tenant).list_issues(_checked_path(user_id), status=status))
+
+
+@router.get("/users/{user_id}/issues/{issue_id}")
+def show_issue(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> Any:
+    """One issue with its detections and its event history."""
+    return to_jsonable(ctx.tracker(tenant).show(_checked_path(user_id), _checked_path(issue_id)))
+
+
+@router.get("/users/{user_id}/timeline")
+def timeline(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> Any:
+    """Per session: new, open, resolved issues and regressions (what the dashboard chart draws)."""
+    return to_jsonable(ctx.tracker(tenant).timeline(_checked_path(user_id)))
+
+
+@router.post("/users/{user_id}/issues/{issue_id}/ignore")
+def ignore(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> Any:
+    """Ignore an issue (sticky: later detections are recorded, the status stays)."""
+    tracker = ctx.tracker(tenant)
+    tracker.ignore(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant), reason=body.reason)
+    return to_jsonable(tracker.show(user_id, issue_id))
+
+
+@router.post("/users/{user_id}/issues/{issue_id}/reopen")
+def reopen(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> Any:
+    """Reopen an ignored or resolved issue."""
+    tracker = ctx.tracker(tenant)
+    tracker.reopen(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant), reason=body.reason)
+    return to_jsonable(tracker.show(user_id, issue_id))
+
+
+@router.post("/users/{user_id}/merge")
+def merge(user_id: UserPath, body: MergeRequest, ctx: Ctx, tenant: Tenant) -> Any:
+    """Merge ``source_ids`` into ``target_id`` (undo with unmerge)."""
+    tracker = ctx.tracker(tenant)
+    result = tracker.merge(_checked_path(user_id), body.target_id, list(body.source_ids))
+    return to_jsonable(result) if result is not None else to_jsonable(tracker.show(user_id, body.target_id))
+
+
+@router.post("/users/{user_id}/issues/{issue_id}/unmerge")
+def unmerge(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> Any:
+    """Restore the issues merged into this one, exactly as they were."""
+    result = ctx.tracker(tenant).unmerge(_checked_path(user_id), _checked_path(issue_id))
+    return to_jsonable(result)

@@ -1,0 +1,101 @@
+"""Dependencies shared by the API routes and the pages (``Annotated`` aliases).
+
+* :data:`Ctx` — the app's :class:`~sadame.web._context.WebContext`.
+* :data:`BrowserCookie` — this browser's opaque session cookie (created on first use,
+  stored hashed; the game history hangs off it, so it survives reloads).
+* :data:`Tenant` — the tenant of the ``Authorization: Bearer <key>`` API key (401 otherwise).
+* :data:`Text` and friends — request strings without NUL characters or lone
+  surrogates (neither survives a round trip through PostgreSQL or UTF-8).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import AfterValidator, Field
+
+from sadame.web._context import WebContext
+
+__all__ = [
+    "COOKIE_NAME",
+    "BrowserCookie",
+    "Ctx",
+    "Identifier",
+    "ShortText",
+    "Tenant",
+    "Text",
+    "clean_text",
+    "get_ctx",
+    "set_browser_cookie",
+]
+
+COOKIE_NAME = "sadame_session"
+_COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+
+
+def clean_text(value: str) -> str:
+    """Reject text that cannot be stored or encoded: NUL characters and lone surrogates."""
+    if "\x00" in value:
+        raise ValueError("text must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError("text must be valid Unicode (no lone surrogates)") from exc
+    return value
+
+
+Text = Annotated[str, AfterValidator(clean_text), Field(max_length=500_000)]
+ShortText = Annotated[str, AfterValidator(clean_text), Field(max_length=2_000)]
+Identifier = Annotated[str, AfterValidator(clean_text), Field(min_length=1, max_length=200)]
+
+
+def get_ctx(request: Request) -> WebContext:
+    ctx: WebContext = request.app.state.ctx
+    return ctx
+
+
+Ctx = Annotated[WebContext, Depends(get_ctx)]
+
+
+def set_browser_cookie(response: Response, ctx: WebContext, cookie: str) -> None:
+    response.set_cookie(
+        COOKIE_NAME,
+        cookie,
+        max_age=_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=ctx.settings.cookie_secure,
+        path="/",
+    )
+
+
+def browser_cookie(request: Request, response: Response, ctx: Ctx) -> str:
+    """This browser's session cookie; a new one is issued (and set) when missing or unknown."""
+    cookie, fresh = ctx.games.ensure_session(request.cookies.get(COOKIE_NAME))
+    if fresh:
+        set_browser_cookie(response, ctx, cookie)
+    return cookie
+
+
+BrowserCookie = Annotated[str, Depends(browser_cookie)]
+
+_bearer = HTTPBearer(auto_error=False, description="An API key from `sadame web create-key --tenant NAME`.")
+
+
+def tenant(
+    ctx: Ctx, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> str:
+    """The tenant of the request's API key; 401 without a valid key."""
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise HTTPException(
+            401, "missing API key: send 'Authorization: Bearer <key>'", headers={"WWW-Authenticate": "Bearer"}
+        )
+    found = ctx.keys.tenant_for_key(credentials.credentials)
+    if found is None:
+        raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"})
+    return found
+
+
+Tenant = Annotated[str, Depends(tenant)]

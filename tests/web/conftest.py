@@ -1,0 +1,100 @@
+"""Fixtures of the web tests: a real uvicorn server on 127.0.0.1 and a real Chromium.
+
+* ``live_server``: the app from ``create_app(db_url)`` served by uvicorn in a
+  thread on a random free port, once on SQLite and once on PostgreSQL (``db_url``).
+* ``browser``: Debian's Chromium driven by Playwright (one per test session).
+* ``page``: a fresh browser context (its own cookies) per test.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from sadame.web import create_app, create_key
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@dataclass
+class LiveServer:
+    url: str
+    db_url: str
+    app: Any
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+
+    def key(self, tenant: str) -> str:
+        """A fresh API key for ``tenant`` (created through the library, as the CLI does)."""
+        return create_key(tenant, self.db_url).key
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(app: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def live_server(db_url: str) -> Iterator[LiveServer]:
+    app = create_app(db_url)
+    server, thread, url = serve(app)
+    try:
+        yield LiveServer(url, db_url, app)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        app.state.ctx.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="ja-JP", viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(15_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
