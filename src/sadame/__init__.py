@@ -1,14 +1,65 @@
 """sadame (定め): deterministic, trackable Japanese free text and LLM output.
 
 ``sadame.normalize`` is the one normalization contract; ``judge``, ``quote`` and
-``track`` are built on it. The features are imported lazily so that
-``import sadame`` stays cheap.
+``track`` are built on it. The features are imported lazily, on first use of one of
+their names, so that ``import sadame`` stays cheap (no SQLAlchemy, no FastAPI).
+
+>>> import sadame
+>>> sadame.normalize("ｷｬｯｼｭ？", preset="judge")
+'きゃっしゅ'
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from sadame import normalize as normalize
+
+if TYPE_CHECKING:
+    from sadame.judge import Judge, bundled_pack, check_answer, load_table
+    from sadame.quote import ground_numbers, verify_quote, verify_quotes
+    from sadame.track import Tracker, issue_id, issue_key
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "normalize"]
+_LAZY: dict[str, str] = {
+    "Judge": "sadame.judge",
+    "bundled_pack": "sadame.judge",
+    "check_answer": "sadame.judge",
+    "load_table": "sadame.judge",
+    "ground_numbers": "sadame.quote",
+    "verify_quote": "sadame.quote",
+    "verify_quotes": "sadame.quote",
+    "Tracker": "sadame.track",
+    "issue_id": "sadame.track",
+    "issue_key": "sadame.track",
+}
+
+__all__ = [
+    "Judge",
+    "Tracker",
+    "__version__",
+    "bundled_pack",
+    "check_answer",
+    "ground_numbers",
+    "issue_id",
+    "issue_key",
+    "load_table",
+    "normalize",
+    "verify_quote",
+    "verify_quotes",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sadame' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

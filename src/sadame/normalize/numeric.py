@@ -6,6 +6,9 @@ Why: a grounding check has to see that ``1億2000万円``, ``一億二千万円`
 every rule is written down here and pinned by the golden table
 ``tests/normalize/data/numeric.json``.
 
+>>> apply_numeric("売上は1億2000万円、前年比3割5分増、令和8年7月18日発表")
+'売上は120000000円、前年比35%増、2026-07-18発表'
+
 Input
 =====
 The contract runs this step on text that is already NFKC-normalized (full-width
@@ -28,8 +31,9 @@ Numerals
   ``○`` are not numerals here: they are rare in LLM output, and ``参`` or ``○``
   are far more often a word or a mask (``衆参両院``, ``○○円``).
 * A numeral run is a maximal sequence of arabic numbers and kanji numerals;
-  spaces may stand only next to ``万億兆`` (``1 億 2000 万``). The whole run must
-  parse, or all of it is left unchanged (``万一``, ``七五三``, ``1万2億``):
+  spaces may stand only next to a multiplier ``十百千万億兆`` (``1 億 2000 万``,
+  ``5 千円``). The whole run must parse, or all of it is left unchanged
+  (``万一``, ``七五三``, ``1万2億``):
   - groups with strictly decreasing ``兆 > 億 > 万``, each coefficient a small
     part; every group after the first has a coefficient below 10000;
   - a small part is either positional kanji digits (two or more, at least one
@@ -41,12 +45,15 @@ Numerals
     (``2千300`` = 2300);
   - runs longer than 64 characters are left unchanged (no quantity is written
     like that, and it bounds the arithmetic).
-* Values are exact (fractions). A result is printed as an integer when whole,
-  else as an exact decimal without trailing zeros: ``1.5万`` -> ``15000``,
-  ``1.23456万`` -> ``12345.6`` (the value is kept, never rounded).
+* A run that is not a plain arabic number and touches another numeral through
+  ``.`` or ``,`` (``8.六百割``, ``5,百円``) is left unchanged: its digits would
+  merge with that number.
+* Values are exact. A result is printed as an integer when whole, else as an exact
+  decimal without trailing zeros: ``1.5万`` -> ``15000``, ``1.23456万`` ->
+  ``12345.6`` (the value is kept, never rounded).
 * Plain arabic numbers without multipliers keep their spelling except for the
-  thousands separators: ``1,234`` -> ``1234``; ``1.50`` and ``007`` stay as written
-  (``Python 3.10`` must not become ``3.1``).
+  thousands separators: ``1,234`` -> ``1234``; ``1.50``, ``1.50%`` and ``007`` stay
+  as written (``Python 3.10`` must not become ``3.1``).
 
 When a number is converted (the quantity rule)
 ==============================================
@@ -54,7 +61,7 @@ When a number is converted (the quantity rule)
   ``5000万人`` -> ``50000000人``, ``3千円`` -> ``3000円``, ``20億`` -> ``2000000000``.
 * A number written only in kanji is converted when it is a quantity:
   (a) it is followed (after optional space) by a counter of :data:`COUNTERS`, by
-  ``%``, ``パーセント`` or ``割``, or it is part of a date (below); or
+  ``%``, ``パーセント`` or ``割``, or it is part of a date or a range (below); or
   (b) it contains ``万``/``億``/``兆`` whose coefficient has an explicit digit
   (``一億二千万`` -> ``120000000``, ``一万`` -> ``10000``; but ``千万`` or
   ``百万`` alone stay, as in ``百万遍``).
@@ -76,17 +83,25 @@ Percentages (kind ``percent``)
 optional single digit + ``分`` (1 %) and an optional single digit + ``厘`` (0.1 %):
 ``3割`` -> ``30%``, ``3割5分`` -> ``35%``, ``3割5分2厘`` -> ``35.2%``, ``2割引`` ->
 ``20%引``, ``三割五分`` -> ``35%``. ``分``/``厘`` without a preceding ``割`` are
-not percentages (``5分`` stays: minutes; ``五分五分`` stays).
+not percentages (``5分`` stays: minutes; ``五分五分`` stays); ``3割12分`` ->
+``30%12分`` (``分`` takes one digit).
 
 Ranges
 ======
-``A〜B`` with a separator of ``〜 ~ - ‐ –`` (spaces allowed around it) shares
-B's multiplier with a bare A, as Japanese writes it: ``3〜5割`` -> ``30〜50%``,
-``1〜2万円`` -> ``10000〜20000円``, ``3〜5千万円`` -> ``30000000〜50000000円``,
-``二〜三人`` -> ``2〜3人``. A takes B's leading place value when A has no
-multiplier, or B's ``万億兆`` when A has only ``十百千``; it is applied only when
-the result does not exceed B (``100〜1.5万`` stays ``100〜15000``). The separator
-and the unit stay as written. ``から`` is not a range separator.
+``A〜B`` with a separator of ``〜 ~ - ‐ –`` (spaces allowed around it), where B
+carries a multiplier, a unit or a percent sign and A has no unit of its own:
+
+* A bare A shares B's multiplier, as Japanese writes it: ``3〜5割`` ->
+  ``30〜50%``, ``1〜2万円`` -> ``10000〜20000円``, ``3〜5千万円`` ->
+  ``30000000〜50000000円``, ``三千〜五千円`` -> ``3000〜5000円``. A takes B's
+  leading place value when A has no multiplier, or B's ``万億兆`` when A has only
+  ``十百千``; never when that would pass B (``100〜1.5万`` -> ``100〜15000``).
+* A kanji A follows B into arabic digits (``二〜三人`` -> ``2〜3人``), unless B
+  is an arabic number whose only mark is a counter.
+* A takes B's kind and unit in its ``value`` (``1〜2万円``: ``10000円`` and
+  ``20000円``), except for units starting with ``年``: a year count is not shared.
+* ``NNNN-MM`` formed this way (``千6-十`` = ``1006-10``) is a year-month date.
+* The separator and the unit stay as written. ``から`` is not a range separator.
 
 Dates (kind ``date``)
 =====================
@@ -95,12 +110,14 @@ Dates (kind ``date``)
   1000-9999 (``2026``, ``二〇二六``, ``二千二十六``), M 1-12, D a real day of
   that month (proleptic Gregorian: ``2024年2月29日`` yes, ``2026年2月29日`` no).
   Spaces are allowed around ``年月日``; the slash forms need 1-2 digit M and D
-  and must not be preceded by ``/``, ``-`` or ``.``.
+  and must not be preceded by ``/``, ``-`` or ``.`` (paths, versions).
+  ``YYYY-MM`` (two-digit month) is recognised as a date, unchanged, so that the
+  output of ``2026年7月`` reads as the same date again.
 * Era dates ``<era>N年M月D日``, ``<era>N年M月``, with ``元年`` = year 1:
   ``令和8年7月18日`` -> ``2026-07-18``; ``令和元年5月1日`` -> ``2019-05-01``.
-  An era year alone becomes the Gregorian year: ``令和8年`` -> ``2026年``,
-  ``平成31年度`` -> ``2019年度``. Enforced ranges (both boundary days belong to
-  both eras, as in official usage):
+  An era year alone becomes the Gregorian year (kind ``amount`` like ``2026年``
+  itself): ``令和8年`` -> ``2026年``, ``平成31年度`` -> ``2019年度``. Enforced
+  ranges (both boundary days belong to both eras, as in official usage):
 
   ====  ==========  ==========  ==============================================
   era   first day   last day    last year
@@ -113,7 +130,10 @@ Dates (kind ``date``)
   令和  2019-05-01  9999-12-31  7981
   ====  ==========  ==========  ==============================================
 
-  ``平成31年5月1日``, ``令和元年4月30日``, ``平成32年``, ``昭和64年2月`` are invalid.
+  ``平成31年5月1日``, ``令和元年4月30日``, ``平成32年``, ``昭和64年2月`` are
+  invalid. An era expression directly preceded by another era name or by a
+  numeral (``令和令和2年``, ``一兆令和2年``) is left unchanged: its output would
+  merge into what precedes it.
 * Invalid dates are left entirely unchanged, kanji included: ``2026年13月40日``,
   ``2026年2月30日``, ``平成32年``, ``二〇二六年十三月一日``.
 * ``M月D日`` without a year stays a month-day: arabic is left as is, kanji
@@ -121,27 +141,30 @@ Dates (kind ``date``)
   one (``2月30日``) is unchanged. ISO ``--MM-DD`` is not written into text: no
   source or LLM answer spells dates that way, so it would never match.
 * A year alone (``2026年``) is not a date and is left unchanged.
-* A date must not be followed directly by a digit or kanji numeral (its output
-  would run into that number); such text is treated as numbers, not a date.
+* A date directly followed by a digit or kanji numeral (``2026年7月18日万``) is
+  left unchanged: its output would run into that number.
 
-Kinds
-=====
+Kinds, values, units
+====================
 ``date`` for dates, ``percent`` for ``%``/``割``/``パーセント``, ``amount`` when a
 counter/unit/currency follows (:data:`COUNTERS`, :data:`ARABIC_UNITS`), else
 ``number``. A match's ``value`` is its canonical value (``120000000円``, ``35%``,
 ``2026-07-18``, ``--07-18``) and ``unit`` the unit that follows (``円``, ``%``).
+Scanning a text and scanning its canonical output with ``include_unchanged=True``
+give the same kinds and values (a tested property): grounding may compare either.
 
 Idempotence
 ===========
-``apply_numeric(apply_numeric(t)) == apply_numeric(t)``: every replacement is
-already canonical, and a replacement never joins a neighbouring numeral into a new
-number (dates followed by a numeral are refused; other replacements end where a
-non-numeral follows). The property is tested with hypothesis.
+``apply_numeric(apply_numeric(t)) == apply_numeric(t)`` (a tested property): every
+replacement is already canonical, and the merge rules above stop a replacement
+from joining a neighbouring numeral into a new number.
 
 Complexity
 ==========
-Linear in the input: candidates are found with possessive, anchored regular
-expressions that never rescan a numeral run, and every run is parsed at most twice.
+Linear in the input: candidates are found with possessive, look-behind-anchored
+regular expressions that never rescan a numeral run, and every run is parsed a
+bounded number of times. Plain digit runs and lone kanji digits with nothing
+convertible after them cost only the regex scan.
 """
 
 from __future__ import annotations
@@ -195,7 +218,7 @@ COUNTERS: tuple[str, ...] = (
     "人", "名", "件", "個", "台", "枚", "冊", "社", "店", "校", "軒", "匹", "頭", "羽",
     "株", "票", "棟", "戸", "世帯", "点", "歳", "倍", "回", "階", "番目", "項目",
     "か所", "カ所", "ヶ所", "ケ所", "箇所", "か国", "カ国", "ヶ国", "ケ国",
-    "年", "年間", "か月", "カ月", "ヶ月", "ケ月", "箇月", "週", "週間", "日間", "時間", "秒",
+    "年", "年間", "年度", "か月", "カ月", "ヶ月", "ケ月", "箇月", "週", "週間", "日間", "時間", "秒",
     "キロ", "メートル", "グラム", "トン", "リットル",
 )  # fmt: skip
 
@@ -206,9 +229,13 @@ ARABIC_UNITS: tuple[str, ...] = (
     "km", "kg", "cm", "mm", "m", "g", "t", "L", "mL", "ml",
 )  # fmt: skip
 
-#: Words whose kanji numeral is never converted (the numeral's position is found by
-#: searching the word): 一個人 "an individual", 人一倍 "more than others".
-KANJI_IDIOMS: tuple[str, ...] = ("一個人", "人一倍")
+#: Words whose kanji numeral is never converted, though a counter follows it: set
+#: phrases where the number is not a quantity (一個人 "an individual", 人一倍 "more
+#: than others", 一枚岩 "monolithic" ...). Ambiguous ones (二枚目 "handsome man" or
+#: "the second sheet") are not listed.
+KANJI_IDIOMS: tuple[str, ...] = (
+    "一個人", "人一倍", "十人十色", "一枚岩", "一件落着", "一点張り", "一億総", "三人寄れば",
+)  # fmt: skip
 
 #: Era name -> (Gregorian year of era year 1, first convertible day, last day, last era year).
 ERAS: dict[str, tuple[int, _dt.date, _dt.date, int]] = {
@@ -228,6 +255,7 @@ _KNUM = _KDIGITS + "十百千万億兆"
 _NUMERAL_CHARS = frozenset("0123456789" + _KNUM)
 _RANGE_SEPS = "〜~-‐–"
 _MAX_RUN = 64
+_BU_RIN: tuple[tuple[str, _Value], ...] = (("分", 1), ("厘", Fraction(1, 10)))  # 1 % and 0.1 % after 割
 _UNKNOWN_PREFIX = "数何幾"
 
 _ERA_ALT = "|".join(ERAS)
@@ -255,6 +283,8 @@ _THOUSANDS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _SP_RUN = re.compile(rf"[{_SP}]*+")
 _DOT_DATE = re.compile(r"([0-9]{4})\.([0-9]{1,2})\.([0-9]{1,2})")
 _SLASH_TAIL = re.compile(r"([/-])([0-9]{1,2})\1([0-9]{1,2})")
+_YEAR_MONTH_TAIL = re.compile(r"-(0[1-9]|1[0-2])")
+_MONTH2 = re.compile(r"0[1-9]|1[0-2]")
 _YEAR_CANON = re.compile(r"[1-9][0-9]{3}")
 _SMALL_CANON = re.compile(r"[0-9]{1,4}")
 
@@ -481,13 +511,13 @@ def _numeral_follows(text: str, i: int) -> bool:
     return i < len(text) and text[i] in _NUMERAL_CHARS
 
 
-def _unit_at(text: str, i: int, kanji_only: bool) -> str:
-    if i >= len(text):
-        return ""
-    for unit, counts in _UNITS_BY_FIRST.get(text[i], ()):
-        if (counts or not kanji_only) and text.startswith(unit, i):
-            return unit
-    return ""
+def _unit_at(text: str, i: int) -> tuple[str, bool]:
+    """The longest unit at ``i`` and whether it is a counter (in :data:`COUNTERS`)."""
+    if i < len(text):
+        for unit, counts in _UNITS_BY_FIRST.get(text[i], ()):
+            if text.startswith(unit, i):
+                return unit, counts
+    return "", False
 
 
 def _small_int_at(text: str, i: int) -> tuple[int, int] | None:
@@ -528,9 +558,10 @@ def _valid_day(year: int, month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
 
 
-def _date_match(start: int, end: int, year: int, md: _MonthDay | None) -> NumericMatch:
+def _date_match(start: int, end: int, year: int, md: _MonthDay | None, unit: str = "年") -> NumericMatch:
     if md is None:
-        return NumericMatch(start, end, f"{year}年", "date", f"{year:04d}", "")
+        # Same kind and value as the Gregorian spelling it becomes (2026年: amount, 年).
+        return NumericMatch(start, end, f"{year}年", "amount", f"{year}{unit}", unit)
     iso = f"{year:04d}-{md.month:02d}" + ("" if md.day is None else f"-{md.day:02d}")
     return NumericMatch(start, end, iso, "date", iso, "")
 
@@ -540,7 +571,8 @@ def _era_before(text: str, start: int) -> bool:
     j = start
     while j > 0 and text[j - 1] in _SP:
         j -= 1
-    return (j >= 2 and text[j - 2 : j] in ERAS) or (j >= 1 and text[j - 1] in _NUMERAL_CHARS)
+    glued = j >= 2 and text[j - 1] in ".," and text[j - 2] in _NUMERAL_CHARS
+    return glued or (j >= 2 and text[j - 2 : j] in ERAS) or (j >= 1 and text[j - 1] in _NUMERAL_CHARS)
 
 
 def _era_at(text: str, start: int, era: str) -> tuple[list[NumericMatch], int]:
@@ -564,7 +596,8 @@ def _era_at(text: str, start: int, era: str) -> tuple[list[NumericMatch], int]:
     if md is None:
         if not 1 <= era_year <= last_year:
             return [], after_year
-        return [_date_match(start, after_year, year, None)], after_year
+        unit = _unit_at(text, i)[0] or "年"  # 年度, 年間: the unit the rescanned text shows
+        return [_date_match(start, after_year, year, None, unit)], after_year
     if _numeral_follows(text, md.end):
         return [], md.end
     ok = 1 <= era_year <= last_year and 1 <= md.month <= 12
@@ -578,8 +611,8 @@ def _era_at(text: str, start: int, era: str) -> tuple[list[NumericMatch], int]:
 
 def _gregorian(text: str, num: _Num) -> tuple[list[NumericMatch], int] | None:
     """A date starting with the number ``num``, or None when there is no date form."""
-    if not _YEAR_CANON.fullmatch(num.canon):
-        return None
+    if num.unknown_prefix or not _YEAR_CANON.fullmatch(num.canon):
+        return None  # 何千-10 is not a year
     year = int(num.canon)
     tail = _SLASH_TAIL.match(text, num.end)
     if tail and not (num.start and text[num.start - 1] in "/-."):
@@ -594,6 +627,18 @@ def _gregorian(text: str, num: _Num) -> tuple[list[NumericMatch], int] | None:
                 iso = f"{year:04d}-{month:02d}-{day:02d}"
                 return [NumericMatch(num.start, end, iso, "date", iso)], end
             return [], end
+    year_month = _YEAR_MONTH_TAIL.match(text, num.end)
+    if year_month and not (num.start and text[num.start - 1] in "/-."):
+        # ISO year-month (the output of 2026年7月) is a date too, so it reads the same again.
+        end = year_month.end()
+        follows = text[end : end + 2]
+        if not (
+            _numeral_follows(text, end)
+            or (len(follows) == 2 and follows[0] in "/-.," and follows[1].isdigit())
+            or text.startswith(("%", "割", "パーセント"), end)
+        ):
+            iso = f"{year:04d}-{year_month.group(1)}"
+            return [NumericMatch(num.start, end, iso, "date", iso)], end
     k = _skip(text, num.end)
     if not text.startswith("年", k):
         return None
@@ -633,7 +678,7 @@ class _Quantity:
     unit: str
     scale_exp: int  # exponent a bare range start takes from this expression
     percent_factor: int  # 10 for 割 (value x10 in %), 1 otherwise
-    bare: bool  # no 万億兆, no unit, no percent marker
+    bare: bool  # no unit, no percent marker: may start a range
     value: _Value  # the expression's value (in % for percentages)
 
 
@@ -665,7 +710,7 @@ def _quantity(text: str, num: _Num, include: bool) -> _Quantity:
         factor = 10
         value = num.value * 10
         percent_end = k + 1
-        for marker, weight in (("分", Fraction(1)), ("厘", Fraction(1, 10))):  # 1 % and 0.1 %
+        for marker, weight in _BU_RIN:
             digit = _digit_at(text, _skip(text, percent_end))
             if digit is None:
                 break
@@ -689,16 +734,16 @@ def _quantity(text: str, num: _Num, include: bool) -> _Quantity:
             match, num, percent_end, converted, "percent", "%", num.lead_exp + (factor == 10),
             factor, False, value,
         )  # fmt: skip
-    unit = _unit_at(text, k, num.kanji_only)
+    unit, counts = _unit_at(text, k)
     # Arabic digits are always a number; kanji only when they form a quantity.
-    converted = not num.kanji_only or (not unknown and (bool(unit) or num.big_with_digit))
+    converted = not num.kanji_only or (not unknown and (counts or num.big_with_digit))
     kind: NumericKind = "amount" if unit else "number"
     match = None
     if converted and (include or num.canon != text[num.start : num.end]):
         match = NumericMatch(num.start, num.end, num.canon, kind, num.canon + unit, unit)
     return _Quantity(
         match, num, num.end, converted, kind, unit, num.lead_exp, 1,
-        not num.has_big and not unit, num.value,
+        not unit, num.value,
     )  # fmt: skip
 
 
@@ -714,32 +759,56 @@ def _range(text: str, a: _Quantity, include: bool) -> tuple[list[NumericMatch], 
     if b_num is None or _gregorian(text, b_num) is not None:  # B is (or fails as) a date
         return None
     b = _quantity(text, b_num, include)
-    # B must carry something to share: a multiplier, a percent sign, or (kanji) a counter.
-    # An arabic B with only a counter does not count: it may be another rule's output
-    # (``一-令和8年`` -> ``一-2026年``), and the result must not change on a second pass.
-    if not b.converted or not (b_num.has_mult or b.kind == "percent" or (b.unit and b_num.kanji_only)):
+    # B must carry something to share: a multiplier, a percent sign or a unit.
+    if not b.converted or not (b_num.has_mult or b.kind == "percent" or b.unit):
         return None
+    if b.unit.startswith("年"):
+        return None  # a year count is not shared: B may be an era year's output (7十〜令和1年)
     a_num = a.num
-    if not a_num.has_mult:
-        exp = b.scale_exp
-    elif not a_num.has_big:
-        exp = b.num.top_big_exp + (b.percent_factor == 10)
-    else:
-        return None
     if a_num.unknown_prefix:
         return None
-    scaled = a_num.value * 10**exp
-    if scaled > b.value:
-        # Not a shared multiplier; a kanji start still follows B into arabic digits.
-        if not a_num.kanji_only:
-            return None
-        scaled = a_num.value
-    elif exp == 0 and not a_num.kanji_only:
+    if (
+        text[k] == "-"
+        and k == a.end
+        and b_start == k + 1
+        and _YEAR_CANON.fullmatch(a_num.canon)
+        and _MONTH2.fullmatch(b_num.canon)
+        and not (a_num.start and text[a_num.start - 1] in "/-.")
+        and not _numeral_follows(text, b_num.end)
+        and not (
+            text[b_num.end : b_num.end + 1] in ("/", "-", ".", ",") and _numeral_follows(text, b_num.end + 1)
+        )
+        and not text.startswith(("%", "割", "パーセント"), _skip(text, b_num.end))
+    ):
+        # 千6-十 reads 1006-10, an ISO year-month: say so now, as a second pass would.
+        iso = f"{a_num.canon}-{b_num.canon}"
+        return [NumericMatch(a_num.start, b_num.end, iso, "date", iso)], b_num.end
+    # A kanji A follows an arabic B only for a multiplier or a percent sign: an arabic B
+    # with a counter may be another rule's output (一-令和8年 -> 一-2026年), and the
+    # result must not change on a second pass.
+    if (
+        a_num.kanji_only
+        and not a.converted
+        and not (b_num.has_mult or b.kind == "percent" or b_num.kanji_only)
+    ):
         return None
-    canon = _fmt(scaled)
+    if a_num.has_big:
+        exp = 0
+    elif a_num.has_mult:
+        exp = b.num.top_big_exp + (b.percent_factor == 10)
+    else:
+        exp = b.scale_exp
+    scaled = a_num.value * 10**exp
+    # Without a multiplier to share (or when sharing would pass B), A keeps its own
+    # value and only takes B's kind and unit.
+    canon = a_num.canon if exp == 0 or scaled > b.value else _fmt(scaled)
     matches: list[NumericMatch] = []
     if include or canon != text[a_num.start : a_num.end]:
         matches.append(NumericMatch(a_num.start, a_num.end, canon, b.kind, canon + b.unit, b.unit))
+    if not b.unit:
+        # B carries only a multiplier: leave it to the main loop, so that it can start the
+        # next range of a chain (3〜5百〜6兆割) exactly as it would on a second pass.
+        return matches, b_start
     if b.match is not None:
         matches.append(b.match)
     return matches, b.end
@@ -799,7 +868,7 @@ def scan_numeric(text: str, *, include_unchanged: bool = False) -> list[NumericM
             matches, end = _era_at(text, start, era)
         else:
             matches, end = _at_number(text, start, include_unchanged)
-        out.extend(matches)
+        out.extend(m for m in matches if include_unchanged or m.replacement != text[m.start : m.end])
         pos = max(end, m.end() if era in ERAS else start + 1)
     return out
 
