@@ -31,15 +31,10 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-stamp=.venv/.sadame-installed
+# One stamp per mode; re-install when pyproject.toml changed since.
+if [ "$mode" = "test" ]; then stamp=.venv/.sadame-dev; spec='.[dev]'; else stamp=.venv/.sadame-run; spec='.'; fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  if [ "$mode" = "test" ]; then
-    .venv/bin/python -m pip install -q -e '.[dev]'
-    touch "$stamp"
-  else
-    .venv/bin/python -m pip install -q -e .
-  fi
-elif [ "$mode" = "test" ] && ! .venv/bin/python -c "import pytest, playwright, schemathesis" 2>/dev/null; then
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -e "$spec"
+  touch "$stamp"
 fi

@@ -136,6 +136,10 @@ def _compiled(flags: NormalizeFlags) -> _TextFn:
 
 
 _PRESET_FUNCTIONS: dict[str, _TextFn] = {}
+# Presets of the judge shape, by name: their fused table, run inline by normalize()
+# itself. Rule tables call normalize() once per question, so a saved call matters.
+_JUDGE_SHAPED: dict[str, list[int | None]] = {}
+_nfkc = unicodedata.normalize
 
 
 def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> str:
@@ -146,7 +150,10 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     >>> normalize("改善ポイント：安定性・バランス", preset="issue")
     '改善ポイント:安定性 バランス'
     """
-    if flags is None and isinstance(text, str):
+    if flags is None and type(text) is str:
+        table = _JUDGE_SHAPED.get(preset)  # type: ignore[arg-type]
+        if table is not None:
+            return _nfkc("NFKC", text).lower().translate(table)
         fast = _PRESET_FUNCTIONS.get(preset)  # type: ignore[arg-type]
         if fast is not None:
             return fast(text)
@@ -155,6 +162,9 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     function = _compiled(resolved)
     if flags is None and preset is not None:
         _PRESET_FUNCTIONS[preset] = function
+        plan = _plan(resolved)
+        if [op.kind for op in plan] == ["nfkc", "lower", "translate"] and plan[-1].table is not None:
+            _JUDGE_SHAPED[preset] = plan[-1].table
     return function(text)
 
 
