@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._markdown import markdown_keep
-from sadame.normalize.numeric import scan_numeric
+from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
 
@@ -191,17 +191,7 @@ def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 
 
 def _numeric_text(text: str, flags: NormalizeFlags) -> str:
-    matches = scan_numeric(text)
-    if not matches:
-        return text
-    parts: list[str] = []
-    pos = 0
-    for match in matches:
-        parts.append(text[pos : match.start])
-        parts.append(match.replacement)
-        pos = match.end
-    parts.append(text[pos:])
-    return "".join(parts)
+    return apply_numeric(text)
 
 
 def _numeric_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
