@@ -75,6 +75,8 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
         version=__version__,
         description=_DESCRIPTION,
         default_response_class=SafeJSONResponse,
+        docs_url=None,  # /docs is our own server-rendered page (Swagger UI needs a CDN)
+        redoc_url=None,
     )
     app.state.ctx = WebContext(url, engine, settings, _fallback(settings, url))
     install_error_handlers(app)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from sadame.web.deps import Ctx
-from sadame.web.pages import game, quote, tracker
+from sadame.web.pages import apidocs, game, quote, tracker
 from sadame.web.pages._common import render
 
 __all__ = ["router"]
@@ -26,3 +26,4 @@ def home(request: Request, ctx: Ctx) -> HTMLResponse:
 router.include_router(game.router)
 router.include_router(tracker.router)
 router.include_router(quote.router)
+router.include_router(apidocs.router)
