@@ -34,3 +34,15 @@ def test_sqlite_runs_in_wal_mode(sqlite_url: str) -> None:
     engine = make_engine(sqlite_url)
     with engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
+def test_concurrent_upgrades_of_a_new_postgresql_database_all_succeed(postgres_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    # Four "app processes" starting at the same moment on an empty database.
+    engines = [make_engine(postgres_url) for _ in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(upgrade, engines))
+    with engines[0].connect() as conn:
+        tables = set(inspect(conn).get_table_names())
+    assert {"alembic_version", "track_issues", "llm_verdicts", "web_api_keys"} <= tables

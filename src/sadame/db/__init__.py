@@ -13,12 +13,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy import Engine, MetaData, create_engine, event, text
 from sqlalchemy.orm import DeclarativeBase
 
 __all__ = ["DEFAULT_URL", "Base", "make_engine", "resolve_url", "upgrade"]
 
 DEFAULT_URL = "sqlite:///sadame.db"
+_MIGRATION_LOCK = 0x5ADA3E  # advisory lock id held while migrating a PostgreSQL database
 
 _NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -77,5 +78,9 @@ def upgrade(url_or_engine: str | Engine | None = None) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several app processes may start at once on a new database: one migrates,
+            # the others wait here and then find nothing left to do.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "heads")
