@@ -10,6 +10,7 @@ OpenAI-compatible endpoint.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -73,7 +74,7 @@ class GeminiProvider:
         self._timeout = timeout
         self._policy = retry_policy or RetryPolicy(max_retries=max_retries)
         self._semaphore = process_semaphore(concurrency)
-        self._sleep = sleep
+        self._sleep = sleep if sleep is not None else time.sleep
         self._client = client if client is not None else self._make_client()
 
     def _make_client(self) -> Any:
@@ -108,8 +109,6 @@ class GeminiProvider:
     def complete(self, messages: Sequence[ChatMessage], *, json: bool = False, max_tokens: int = 256) -> str:
         """The model's reply text. SDK errors are mapped to LLMError subclasses."""
         request = gemini_request(messages, json=json, max_tokens=max_tokens)
-        if self._sleep is None:
-            return call_with_retries(lambda: self._attempt(request), self._policy)
         return call_with_retries(lambda: self._attempt(request), self._policy, sleep=self._sleep)
 
     def _attempt(self, request: dict[str, Any]) -> str:

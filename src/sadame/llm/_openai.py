@@ -9,6 +9,7 @@ limit. The API key is only ever placed in the ``Authorization`` header.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,7 +58,7 @@ class OpenAICompatProvider:
         self._timeout = timeout
         self._policy = retry_policy or RetryPolicy(max_retries=max_retries)
         self._semaphore = process_semaphore(concurrency)
-        self._sleep = sleep
+        self._sleep = sleep if sleep is not None else time.sleep
         self._client = httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False)
 
     @classmethod
@@ -107,8 +108,6 @@ class OpenAICompatProvider:
         }
         if json:
             body["response_format"] = {"type": "json_object"}
-        if self._sleep is None:
-            return call_with_retries(lambda: self._attempt(body), self._policy)
         return call_with_retries(lambda: self._attempt(body), self._policy, sleep=self._sleep)
 
     def _attempt(self, body: dict[str, Any]) -> str:

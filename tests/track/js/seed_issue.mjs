@@ -1,19 +1,8 @@
 // Seed 000's TypeScript, as written there, in plain JavaScript (types removed).
 // Reads a JSON list of texts on stdin, prints [{text, key, id, tokens, positive}] as JSON.
 import { createHash } from 'node:crypto';
-
-const ISSUE_CATEGORY_LABEL_PATTERN =
-  /^(?:最優先改善点|改善ポイント|影響分析|改善期待効果|意識するポイント|課題)[：:]\s*/;
-const stripIssueCategoryLabel = (text) =>
-  (text || '').replace(ISSUE_CATEGORY_LABEL_PATTERN, '');
-
-const normalizeBaseText = (text) => {
-  return stripIssueCategoryLabel(text)
-    .normalize('NFKC')
-    .replace(/[\s、。,.・/]+/g, ' ')
-    .toLowerCase()
-    .trim();
-};
+// One copy of the seed's label stripping and normalizeBaseText, shared with the normalize conformance test.
+import { normalizeBaseText } from '../../normalize/js/seed000_issue.mjs';
 
 const CANONICAL_PATTERNS = [
   { pattern: /(安定性|安定|ぶれ|ブレ|バランス)/, token: 'stability_issue' },
