@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import inspect, text
 
 from sadame.db import make_engine, resolve_url, upgrade
@@ -15,19 +16,13 @@ def test_upgrade_creates_the_alembic_version_table(db_url: str) -> None:
     assert heads, "no revision applied"
 
 
-def test_resolve_url_defaults_and_bare_paths(monkeypatch: object) -> None:
-    import pytest
-
-    mp = pytest.MonkeyPatch()
-    mp.delenv("SADAME_DB", raising=False)
-    try:
-        assert resolve_url(None) == "sqlite:///sadame.db"
-        assert resolve_url("data/x.db") == "sqlite:///data/x.db"
-        assert resolve_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
-        mp.setenv("SADAME_DB", "sqlite:///other.db")
-        assert resolve_url(None) == "sqlite:///other.db"
-    finally:
-        mp.undo()
+def test_resolve_url_defaults_and_bare_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SADAME_DB", raising=False)
+    assert resolve_url(None) == "sqlite:///sadame.db"
+    assert resolve_url("data/x.db") == "sqlite:///data/x.db"
+    assert resolve_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    monkeypatch.setenv("SADAME_DB", "sqlite:///other.db")
+    assert resolve_url(None) == "sqlite:///other.db"
 
 
 def test_sqlite_runs_in_wal_mode(sqlite_url: str) -> None:
