@@ -1,0 +1,39 @@
+"""sadame.lang: Japanese analysis shared by the features that need meaning.
+
+One lazily loaded morphological analyzer (SudachiPy with the ``sudachidict_core``
+dictionary, both from PyPI, fully offline). Nothing here is imported by
+``sadame.normalize``; the features (``judge``, ``track``) import it only when a
+natural mode is used, so the seed modes, ``sadame --help`` and the normalize CLI
+never pay for loading the dictionary.
+
+>>> from sadame.lang import analyze
+>>> [t.lemma for t in analyze("サーバーは落ちない")]
+['サーバー', 'は', '落ちる', 'ない']
+>>> [t.normalized for t in analyze("シュミレーション")]
+['シミュレーション']
+>>> [t.reading for t in analyze("証明書")]
+['しょうめいしょ']
+"""
+
+from __future__ import annotations
+
+from sadame.lang._analyzer import (
+    AnalyzerInfo,
+    AnalyzerUnavailable,
+    Token,
+    analyze,
+    analyzer_info,
+    to_hiragana,
+)
+from sadame.lang._polarity import is_negator, negations_after
+
+__all__ = [
+    "AnalyzerInfo",
+    "AnalyzerUnavailable",
+    "Token",
+    "analyze",
+    "analyzer_info",
+    "is_negator",
+    "negations_after",
+    "to_hiragana",
+]

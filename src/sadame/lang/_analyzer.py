@@ -1,0 +1,151 @@
+"""The analyzer: SudachiPy tokens with lemma, normalized form, reading and offsets.
+
+Loaded on first use and shared by every thread (one ``Dictionary``; one tokenizer
+per thread, because a Sudachi tokenizer keeps per-call state).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import tracemalloc
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["AnalyzerInfo", "AnalyzerUnavailable", "Token", "analyze", "analyzer_info", "to_hiragana"]
+
+#: Texts longer than this are refused: the analyzer is for questions and findings,
+#: and Sudachi's input limit is about 49,000 bytes per call.
+MAX_ANALYZE_CHARS = 10_000
+
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
+
+class AnalyzerUnavailable(RuntimeError):
+    """SudachiPy or its dictionary is not installed (``pip install sadame`` brings both)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One morpheme, with offsets into the analyzed text (``text[begin:end] == surface``)."""
+
+    surface: str
+    lemma: str  #: dictionary form as written (``落ち`` -> ``落ちる``)
+    normalized: str  #: Sudachi's normalized form: spelling variants unified (``シュミレーション`` -> ``シミュレーション``)
+    reading: str  #: reading in hiragana (``しょうめいしょ``)
+    pos: tuple[str, ...]  #: part of speech, Sudachi's six levels
+    begin: int
+    end: int
+
+    @property
+    def is_content(self) -> bool:
+        """Nouns, verbs, adjectives and the like: words a rule can be about."""
+        return self.pos[0] in _CONTENT_POS
+
+    @property
+    def is_symbol(self) -> bool:
+        return self.pos[0] in ("補助記号", "空白")
+
+
+_CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "代名詞", "接頭辞", "連体詞"})
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyzerInfo:
+    """What was loaded and what it cost (measured once, at first load)."""
+
+    sudachipy_version: str
+    dictionary: str
+    load_seconds: float
+    load_bytes: int  #: Python-heap bytes allocated by the load (tracemalloc; the mmapped dictionary is extra)
+
+
+class _Analyzer:
+    def __init__(self) -> None:
+        try:
+            import sudachipy
+            from sudachipy import Dictionary, SplitMode
+        except ImportError as exc:  # pragma: no cover - sudachipy is a hard dependency
+            raise AnalyzerUnavailable(
+                "SudachiPy is not installed: pip install sudachipy sudachidict_core"
+            ) from exc
+        traced = tracemalloc.is_tracing()
+        if not traced:
+            tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        started = time.perf_counter()
+        try:
+            self._dictionary: Any = Dictionary(dict="core")
+        except Exception as exc:
+            raise AnalyzerUnavailable(f"the Sudachi dictionary could not be loaded: {exc}") from exc
+        self._mode: Any = SplitMode.C
+        self._local = threading.local()
+        self._local.tokenizer = self._dictionary.tokenizer(mode=self._mode)
+        seconds = time.perf_counter() - started
+        allocated = tracemalloc.get_traced_memory()[0] - before
+        if not traced:
+            tracemalloc.stop()
+        self.info = AnalyzerInfo(
+            sudachipy_version=getattr(sudachipy, "__version__", "unknown"),
+            dictionary="sudachidict_core",
+            load_seconds=seconds,
+            load_bytes=max(0, allocated),
+        )
+
+    def tokenize(self, text: str) -> tuple[Token, ...]:
+        tokenizer = getattr(self._local, "tokenizer", None)
+        if tokenizer is None:
+            tokenizer = self._local.tokenizer = self._dictionary.tokenizer(mode=self._mode)
+        return tuple(
+            Token(
+                surface=m.surface(),
+                lemma=m.dictionary_form(),
+                normalized=m.normalized_form(),
+                reading=to_hiragana(m.reading_form()),
+                pos=tuple(m.part_of_speech()),
+                begin=m.begin(),
+                end=m.end(),
+            )
+            for m in tokenizer.tokenize(text)
+        )
+
+
+_lock = threading.Lock()
+_analyzer: _Analyzer | None = None
+
+
+def _get() -> _Analyzer:
+    global _analyzer
+    if _analyzer is None:
+        with _lock:
+            if _analyzer is None:
+                _analyzer = _Analyzer()
+    return _analyzer
+
+
+def analyze(text: str) -> tuple[Token, ...]:
+    """Split ``text`` into morphemes (Sudachi split mode C: the longest units).
+
+    Raises ``ValueError`` for a non-string or a text over ``MAX_ANALYZE_CHARS``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"analyze() takes a str, not {type(text).__name__}")
+    if len(text) > MAX_ANALYZE_CHARS:
+        raise ValueError(f"text too long to analyze: {len(text)} characters (limit {MAX_ANALYZE_CHARS})")
+    if not text:
+        return ()
+    return _get().tokenize(text)
+
+
+def analyzer_info() -> AnalyzerInfo:
+    """Load the analyzer if needed and say what it is and what loading it cost."""
+    return _get().info
+
+
+def to_hiragana(text: str) -> str:
+    """Katakana to hiragana (ヷ-ヺ and ー are kept).
+
+    >>> to_hiragana("タイムゾーン")
+    'たいむぞーん'
+    """
+    return text.translate(_KATAKANA_TO_HIRAGANA)
