@@ -62,7 +62,9 @@ MAX_QUESTION_CHARS = 500
 Policy = Literal["first", "focus", "agree", "conjunction"]
 #: How conflicting phrases are settled: ``first`` = first in the table (the seed's
 #: order); ``focus`` = the phrase nearest the predicate; ``agree`` = no verdict
-#: unless all agree; ``conjunction`` = NO if any phrase says NO, else focus.
+#: unless all agree; ``conjunction`` = the focus, except that when the focus is a
+#: YES/NO verdict and another phrase says NO, NO (a question asserting several
+#: facts is true only if all are). Measured in ``docs/readme/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
 DEFAULT_POLICY: Policy = "conjunction"
 STRICT_POLARITY = True
@@ -233,6 +235,14 @@ class _View:
     owner: list[int]  #: view character -> token index
 
 
+def _inner_boundaries(token: Token) -> Sequence[int]:
+    """Sudachi's short-unit seams (「アクセス|ログ」); inside an unknown word (「デバッグログ」)
+    every position, since the analyzer could not split it."""
+    if token.oov and len(token.surface) > 2:
+        return range(token.begin + 1, token.end)
+    return token.parts
+
+
 def _build_view(tokens: Sequence[Token], pieces: Sequence[str], surface: Sequence[str]) -> _View:
     starts: dict[int, tuple[int, int]] = {}
     ends: dict[int, tuple[int, int]] = {}
@@ -240,8 +250,8 @@ def _build_view(tokens: Sequence[Token], pieces: Sequence[str], surface: Sequenc
     offset = 0
     for i, (token, piece) in enumerate(zip(tokens, pieces, strict=True)):
         starts.setdefault(offset, (i, token.begin))
-        if token.parts and piece == surface[i]:
-            for part in token.parts:
+        if piece == surface[i]:
+            for part in _inner_boundaries(token):
                 inner = offset + len(fold(token.surface[: part - token.begin]))
                 starts.setdefault(inner, (i, part))
                 ends.setdefault(inner, (i + 1, part))
@@ -397,19 +407,30 @@ def _focus(hits: Sequence[NaturalHit]) -> NaturalHit:
     return min(hits, key=lambda h: (-h.token_end, -(h.end - h.begin), h.rule.index))
 
 
-def _settle(hits: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
+def _one_per_rule(hits: Sequence[NaturalHit]) -> list[NaturalHit]:
+    """A rule that fired on several phrases speaks once, through its phrase nearest
+    the predicate (「誰も気づ|かなかった」 vs 「気づかな」 in 「誰も気づかなかった？」)."""
+    best: dict[int, NaturalHit] = {}
+    for hit in hits:
+        kept = best.get(hit.rule.index)
+        if kept is None or (hit.token_end, hit.end - hit.begin) > (kept.token_end, kept.end - kept.begin):
+            best[hit.rule.index] = hit
+    return sorted(best.values(), key=lambda h: h.rule.index)
+
+
+def _settle(found: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
+    hits = _one_per_rule(found)
     if not hits:
         return NaturalOutcome(None, None)
-    first = min(hits, key=lambda h: h.rule.index)
     verdicts = {h.verdict for h in hits}
     if policy == "first" or len(verdicts) == 1:
-        chosen = first
+        chosen = hits[0]
     elif policy == "agree":
         return NaturalOutcome(None, "rules with different verdicts fired", tuple(hits))
-    elif policy == "conjunction" and "NO" in verdicts:
-        chosen = min((h for h in hits if h.verdict == "NO"), key=lambda h: h.rule.index)
     else:
         chosen = _focus(hits)
+        if policy == "conjunction" and chosen.verdict in _FLIP and "NO" in verdicts:
+            chosen = next(h for h in hits if h.verdict == "NO")  # YES and NO -> NO
     if chosen.verdict is None:
         return NaturalOutcome(None, "the polarity of the question is unclear", tuple(hits))
     return NaturalOutcome(chosen, None, tuple(hits))
