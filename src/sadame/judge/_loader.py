@@ -48,6 +48,7 @@ __all__ = [
     "load_pack",
     "load_table",
     "parse_table",
+    "parse_yaml",
     "resolve_table",
     "table_schema",
 ]
@@ -415,6 +416,12 @@ def _build_pack(data: dict[str, Any], file: str | None, fmt: str) -> PuzzlePack:
         data["name"], data["title"], answers, MappingProxyType(puzzles), _digest(data), file,
         fmt, mode[0], mode[1], data.get("description"),
     )
+
+
+def parse_yaml(text: str, file: str = "<text>") -> object:
+    """Parse YAML the way table files are parsed (no aliases, no duplicate keys,
+    YAML 1.2 scalars: ``NO`` stays a string). Raises :class:`TableError`."""
+    return _parse_bytes(text.encode("utf-8"), file, ".yaml")
 
 
 def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzlePack:
