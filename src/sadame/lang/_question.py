@@ -167,10 +167,20 @@ def is_wh_question(tokens: Sequence[Token]) -> bool:
             continue
         if token.pos[0] == "名詞" and token.pos[1] == "数詞":
             continue  # 「何か月も」
+        if i > 0 and not _starts_phrase(tokens[i - 1]):
+            continue  # a fragment of a kana word: 「きーぼー|どの」
         following = tokens[i + 1].surface if i + 1 < len(tokens) else ""
         if following not in ("か", "も", "でも"):
             return True
     return False
+
+
+def _starts_phrase(previous: Token) -> bool:
+    """Can a question word start right after ``previous``? After a particle,
+    conjunction or punctuation yes; after a word or a long-vowel mark no."""
+    if previous.pos[0] in ("補助記号", "空白"):
+        return previous.surface not in "ー－-~〜"
+    return previous.pos[0] in ("助詞", "接続詞", "感動詞")
 
 
 def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bool:
