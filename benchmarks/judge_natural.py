@@ -36,9 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge import generate_questions, generate_rules  # noqa: E402
-
-from sadame.judge import Judge, RuleTable, bundled_pack, judge_by_rules, parse_table  # noqa: E402
+from judge import generate_questions, generate_rules
+from sadame.judge import Judge, RuleTable, bundled_pack, judge_by_rules, parse_table
 
 __all__ = ["main"]
 
