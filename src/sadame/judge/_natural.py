@@ -369,7 +369,7 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
     fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
     covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
-    wh = bool(fired) and is_wh_question(tokens)
+    wh = bool(fired) and is_wh_question(tokens, covered)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
         if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):
