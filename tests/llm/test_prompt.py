@@ -4,7 +4,7 @@ import json
 import re
 
 from sadame.judge import bundled_pack, parse_table
-from sadame.llm import MAX_PROMPT_RULES, build_judge_messages, encode_untrusted
+from sadame.llm._prompt import MAX_PROMPT_RULES, build_judge_messages, encode_untrusted
 
 
 def _table(n: int):  # type: ignore[no-untyped-def]

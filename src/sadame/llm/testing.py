@@ -22,7 +22,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -178,11 +178,6 @@ class FakeOpenAIServer:
     def request_count(self) -> int:
         """How many chat-completions requests arrived (each retry counts)."""
         return len(self.chat_requests)
-
-    def iter_prompts(self) -> Iterator[str]:
-        """The prompt text of every chat request, in arrival order."""
-        for request in self.chat_requests:
-            yield request.prompt
 
     # -- internals ---------------------------------------------------------
     def _next_reply(self, request: RecordedRequest) -> Reply:

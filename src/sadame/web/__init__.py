@@ -1,7 +1,9 @@
 """sadame.web: the web app and HTTP API (FastAPI, Jinja2 pages in Japanese, no build step).
 
->>> from sadame.web import create_app
->>> app = create_app("sqlite:///sadame.db")  # doctest: +SKIP
+An ASGI app for any database URL (``uvicorn``, ``hypercorn`` or a test client can serve it)::
+
+    from sadame.web import create_app
+    app = create_app("sqlite:///sadame.db")
 
 Run it with ``sadame serve``; create tracker API keys with
 ``sadame web create-key --tenant NAME``.
