@@ -1,7 +1,7 @@
 """The three pages driven as a person would, in Debian's Chromium through Playwright.
 
-Each test runs on SQLite and on PostgreSQL (``live_server`` uses ``db_url``). The
-screenshots in docs/screenshots are saved from the SQLite run.
+Each test runs on SQLite and on PostgreSQL (``live_server`` uses ``db_url``). Screenshots of the
+SQLite run go to a temporary directory; ``make screenshots`` writes them into docs/screenshots.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import pytest
 
 from sadame.judge import bundled_pack
 from tests.web._leak import leaks, raw_puzzle, secrets_of
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, screenshot_dir
 
 pytestmark = pytest.mark.browser
 
 DATA = Path(__file__).parent / "data"
-SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 
 VERDICT_JA = {"YES": "はい", "NO": "いいえ", "IRRELEVANT": "関係ありません", "UNCERTAIN": "どちらとも言えません"}
 
@@ -45,8 +44,9 @@ class Recorder:
 
 def _screenshot(live: LiveServer, page: Any, name: str) -> None:
     if live.db_url.startswith("sqlite"):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+        directory = screenshot_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(directory / name), full_page=True)
 
 
 def _ask(page: Any, question: str) -> None:
