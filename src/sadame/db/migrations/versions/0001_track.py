@@ -21,6 +21,16 @@ _TIME = sa.String(40)
 
 
 def upgrade() -> None:
+    _create_users()
+    _create_rulesets()
+    _create_sessions()
+    _create_issues()
+    _create_keys()
+    _create_detections()
+    _create_events()
+
+
+def _create_users() -> None:
     op.create_table(
         "track_users",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -29,6 +39,9 @@ def upgrade() -> None:
         sa.Column("counts", sa.Text, nullable=False),
         sa.Column("created_at", _TIME, nullable=False),
     )
+
+
+def _create_rulesets() -> None:
     op.create_table(
         "track_rulesets",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -38,6 +51,9 @@ def upgrade() -> None:
         sa.Column("active", sa.Integer, nullable=False),
         sa.Column("created_at", _TIME, nullable=False),
     )
+
+
+def _create_sessions() -> None:
     op.create_table(
         "track_sessions",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -55,6 +71,9 @@ def upgrade() -> None:
         sa.UniqueConstraint("tenant_id", "user_id", "session_id", name="uq_track_sessions_session"),
         sa.UniqueConstraint("tenant_id", "user_id", "seq", name="uq_track_sessions_seq"),
     )
+
+
+def _create_issues() -> None:
     op.create_table(
         "track_issues",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -77,6 +96,9 @@ def upgrade() -> None:
         sa.UniqueConstraint("tenant_id", "user_id", "issue_id", name="uq_track_issues_issue"),
     )
     op.create_index("ix_track_issues_due", "track_issues", ["tenant_id", "user_id", "status", "clock_seq"])
+
+
+def _create_keys() -> None:
     op.create_table(
         "track_keys",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -86,6 +108,9 @@ def upgrade() -> None:
         sa.Column("issue_id", _ID, nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
     )
+
+
+def _create_detections() -> None:
     op.create_table(
         "track_detections",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -106,6 +131,9 @@ def upgrade() -> None:
     )
     op.create_index("ix_track_detections_seq", "track_detections", ["tenant_id", "user_id", "seq"])
     op.create_index("ix_track_detections_issue", "track_detections", ["tenant_id", "user_id", "issue_id"])
+
+
+def _create_events() -> None:
     op.create_table(
         "track_events",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
