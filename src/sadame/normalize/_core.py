@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._flags import NormalizeFlags
 from sadame.normalize._presets import resolve_flags
 from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
 
@@ -52,7 +52,7 @@ def _plan(flags: NormalizeFlags) -> tuple[_Op, ...]:
     plan: list[_Op] = []
     table: dict[int, int | None] = {}
     for step in enabled_steps(flags):
-        step_table = _table_of(step.name, flags)
+        step_table = step.table(flags)
         if step_table is not None:
             _compose_into(table, step_table)
             continue
@@ -76,18 +76,6 @@ def _op_for(name: str, fn: Callable[[str, NormalizeFlags], str], flags: Normaliz
 
 def _call_step(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags, text: str) -> str:
     return fn(text, flags)
-
-
-def _table_of(step_name: str, flags: NormalizeFlags) -> dict[int, int | None] | None:
-    """The per-character table a step amounts to, or None when it is not one."""
-    if step_name == "kana":
-        return {cp: cp - 0x60 for cp in range(0x30A1, 0x30F7)}
-    if step_name == "punctuation":
-        target = None if flags.punctuation is PunctuationMode.DELETE else ord(" ")
-        return {ord(c): target for c in flags.punctuation_chars}
-    if step_name == "whitespace" and flags.whitespace is WhitespaceMode.DELETE:
-        return {ord(c): None for c in JS_WHITESPACE}
-    return None
 
 
 def _compose_into(table: dict[int, int | None], then: dict[int, int | None]) -> None:

@@ -26,7 +26,7 @@ __all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
 _KATAKANA_FIRST = 0x30A1  # ァ
 _KATAKANA_LAST = 0x30F6  # ヶ
 _KANA_SHIFT = 0x60
-_KANA_TABLE: dict[int, int] = {
+_KANA_TABLE: dict[int, int | None] = {
     cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
 }
 _WS_SET = frozenset(JS_WHITESPACE)
@@ -59,6 +59,9 @@ class Step:
     enabled: Callable[[NormalizeFlags], bool]
     text: Callable[[str, NormalizeFlags], str]
     mapped: Callable[[Mapped, NormalizeFlags], Mapped]
+    #: the per-character ``str.translate`` table the step amounts to under these flags, when it
+    #: is one (so the fused plan can merge it with its neighbours); None when it is not
+    table: Callable[[NormalizeFlags], dict[int, int | None] | None] = lambda _flags: None
 
 
 # -- nfkc ---------------------------------------------------------------------------
@@ -299,7 +302,11 @@ def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 
 # -- whitespace ---------------------------------------------------------------------
 
-_WS_DELETE_TABLE: dict[int, None] = {ord(c): None for c in JS_WHITESPACE}
+_WS_DELETE_TABLE: dict[int, int | None] = {ord(c): None for c in JS_WHITESPACE}
+
+
+def _whitespace_table(flags: NormalizeFlags) -> dict[int, int | None] | None:
+    return dict(_WS_DELETE_TABLE) if flags.whitespace is WhitespaceMode.DELETE else None
 
 
 def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
@@ -337,18 +344,20 @@ STEPS: tuple[Step, ...] = (
     Step("markdown_strip", lambda f: f.markdown_strip, _markdown_text, _markdown_mapped),
     Step("numeric", lambda f: f.numeric, _numeric_text, _numeric_mapped),
     Step("casefold", lambda f: f.casefold, _casefold_text, _casefold_mapped),
-    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped),
+    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped, lambda _f: dict(_KANA_TABLE)),
     Step(
         "punctuation",
         lambda f: f.punctuation is not PunctuationMode.KEEP,
         _punctuation_text,
         _punctuation_mapped,
+        lambda f: dict(_punctuation_table(f.punctuation, f.punctuation_chars)),
     ),
     Step(
         "whitespace",
         lambda f: f.whitespace is not WhitespaceMode.KEEP,
         _whitespace_text,
         _whitespace_mapped,
+        _whitespace_table,
     ),
 )
 
