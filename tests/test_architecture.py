@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "quote": 2,
     "track": 2,
     "llm": 3,
+    "review": 3,
     "web": 4,
     "cli": 5,  # the outermost interface: `sadame serve` starts the web app
 }
