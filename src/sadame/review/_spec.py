@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sadame.normalize import resolve_flags
+from sadame.normalize import normalize
 
 __all__ = ["MATCHING_MODES", "Side", "SideError", "parse_side"]
 
@@ -72,7 +72,7 @@ def _validate(text: str, values: dict[str, str]) -> None:
     preset = values.get("preset")
     if preset is not None:
         try:
-            resolve_flags(preset, None)
+            normalize("", preset=preset)  # the contract itself says whether it knows the name
         except (ValueError, TypeError) as exc:
             raise SideError(f"{text!r}: {exc}") from None
     matching = values.get("matching")

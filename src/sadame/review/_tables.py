@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
-from sadame.judge import Judge, Puzzle, PuzzlePack, RuleTable, TableError, load_pack, load_table
+from sadame.judge import Judge, Puzzle, PuzzlePack, RuleTable, load_table
 from sadame.review._report import Change, FileDiff
 from sadame.review._spec import Side
 
@@ -15,16 +15,12 @@ __all__ = ["diff_rule_table"]
 
 def _tables(path: Path) -> Iterator[tuple[str, RuleTable, list[str]]]:
     """(label, table, questions): a table's examples, or each puzzle's examples and questions."""
-    try:
-        pack: PuzzlePack | None = load_pack(path)
-    except TableError:  # not a pack: it must then be a table (whose error is the one to show)
-        pack = None
-    if pack is None:
-        table = load_table(path)
-        yield table.name, table, [e.q for e in table.examples] + [q.q for q in table.questions]
+    loaded = load_table(path)
+    if isinstance(loaded, PuzzlePack):
+        for puzzle in loaded.puzzles.values():
+            yield puzzle.id, puzzle.table, _puzzle_questions(puzzle)
         return
-    for puzzle in pack.puzzles.values():
-        yield puzzle.id, puzzle.table, _puzzle_questions(puzzle)
+    yield loaded.name, loaded, [e.q for e in loaded.examples] + [q.q for q in loaded.questions]
 
 
 def _puzzle_questions(puzzle: Puzzle) -> list[str]:
