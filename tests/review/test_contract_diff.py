@@ -68,14 +68,17 @@ def _export(tmp_path: Path) -> Path:
     return path
 
 
-def _ruleset(tmp_path: Path, patterns: list[dict[str, object]]) -> Path:
+def _ruleset(
+    tmp_path: Path, patterns: list[dict[str, object]], positive: tuple[str, ...] = ("向上",),
+    negative: tuple[str, ...] = ("不足",),
+) -> Path:
     data = {
         "format": "sadame.track-ruleset/1",
         "name": "custom",
         "labels": {"prefixes": ["課題"], "separators": ["：", ":"]},
         "patterns": patterns,
-        "positive": ["向上"],
-        "negative": ["不足"],
+        "positive": list(positive),
+        "negative": list(negative),
     }
     path = tmp_path / "custom.yaml"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -145,3 +148,19 @@ def test_cli_json_markdown_and_exit_codes(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "unknown kind" in bad.output
     plain = runner.invoke(cli, ["contract"])
     assert plain.exit_code == 0 and plain.output.startswith("nc")
+
+
+def test_praise_filter_changes_are_listed(tmp_path: Path) -> None:
+    tracker = Tracker(f"sqlite:///{tmp_path / 't.db'}", tenant="acme")
+    tracker.ingest("u1", "s1", ["安定性が向上していない", "集中が切れる"])
+    export = tmp_path / "export.jsonl"
+    export.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in tracker.export()), encoding="utf-8")
+    # seed-example drops 「向上していない」 as praise; this ruleset tracks it (ない is negative)
+    # but takes 「集中」 for praise, so 「集中が切れる」 would be dropped
+    custom = _ruleset(tmp_path, [{"token": "focus", "words": ["集中"]}], ("向上", "集中"), ("ない",))
+    report = contract_diff([export], "ruleset=seed-example", f"ruleset={custom}")
+    changes = {c.kind: c for c in report.files[0].changes}
+    assert set(changes) == {"newly_dropped", "newly_tracked"}
+    assert changes["newly_dropped"].item == "u1: 集中が切れる"
+    assert changes["newly_tracked"].item == "u1: 安定性が向上していない"
+    assert report.worse({"dropped", "split"}) == ["dropped"]

@@ -87,7 +87,7 @@ _FAIL_ON_HELP = "Exit 1 when any of these changes occur (comma-separated): {}."
 @click.option("--from", "before", required=True, help="Before: a preset (quote, decoration@nc1), matching=, ruleset=.")
 @click.option("--to", "after", required=True, help="After: the same kinds of setting as --from.")
 @click.option("--fail-on", default="", help="Kinds of change that fail the run: missing, ungrounded, flipped, "
-              "unanswered, merged, split, renamed, span.")
+              "unanswered, dropped, merged, split, renamed, span.")
 @click.option("--examples", default=5, show_default=True, type=click.IntRange(0, 1000),
               help="Examples shown per kind of change and file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -10,7 +10,7 @@ from typing import Any
 
 from sadame.review._report import Change, FileDiff
 from sadame.review._spec import Side
-from sadame.track import Ruleset, issue_key, load_ruleset, parse_ruleset
+from sadame.track import Ruleset, is_positive, issue_key, load_ruleset, parse_ruleset
 
 __all__ = ["diff_tracker_export", "is_tracker_export"]
 
@@ -47,23 +47,35 @@ def _pinned_ruleset(rows: list[dict[str, Any]], path: Path) -> Ruleset:
     return parse_ruleset(pinned[-1]["content"], source=f"{path} (pinned ruleset)")
 
 
-def _keys(rows: list[dict[str, Any]], ruleset: Ruleset) -> dict[tuple[str, str], str]:
-    """(user, finding text) -> issue key, for every problem finding of the export."""
-    keys: dict[tuple[str, str], str] = {}
+def _findings(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(user, text) of every stored problem finding (kind ``issue``), in export order."""
+    found: dict[tuple[str, str], None] = {}
     for row in rows:
-        if row.get("type") == "detection" and row.get("kind", "problem") == "problem":
-            text = row.get("text")
-            if isinstance(text, str):
-                keys[(str(row.get("user_id")), text)] = issue_key(text, ruleset)
-    return keys
+        if row.get("type") == "detection" and row.get("kind", "issue") == "issue" and isinstance(row.get("text"), str):
+            found[(str(row.get("user_id")), row["text"])] = None
+    return list(found)
+
+
+def _keys(findings: list[tuple[str, str]], ruleset: Ruleset) -> dict[tuple[str, str], str]:
+    """(user, text) -> issue key, for every finding the ruleset does not filter out as praise."""
+    return {f: issue_key(f[1], ruleset) for f in findings if not is_positive(f[1], ruleset)}
+
+
+def _praise_changes(old: dict[tuple[str, str], str], new: dict[tuple[str, str], str]) -> list[Change]:
+    changes = [Change("newly_dropped", f"{u}: {t}", old[(u, t)], "(praise: not tracked)")
+               for (u, t) in old if (u, t) not in new]
+    changes += [Change("newly_tracked", f"{u}: {t}", "(praise: not tracked)", new[(u, t)])
+                for (u, t) in new if (u, t) not in old]
+    return changes
 
 
 def _regroup(old: dict[tuple[str, str], str], new: dict[tuple[str, str], str]) -> list[Change]:
     forward: dict[tuple[str, str], set[str]] = defaultdict(set)  # (user, old key) -> new keys
     backward: dict[tuple[str, str], set[str]] = defaultdict(set)  # (user, new key) -> old keys
     for (user, text), old_key in old.items():
-        forward[(user, old_key)].add(new[(user, text)])
-        backward[(user, new[(user, text)])].add(old_key)
+        if (user, text) in new:
+            forward[(user, old_key)].add(new[(user, text)])
+            backward[(user, new[(user, text)])].add(old_key)
     changes: list[Change] = []
     for (user, new_key), old_keys in sorted(backward.items()):
         if len(old_keys) > 1:
@@ -79,11 +91,10 @@ def _regroup(old: dict[tuple[str, str], str], new: dict[tuple[str, str], str]) -
 def diff_tracker_export(path: Path, before: Side, after: Side) -> FileDiff:
     """Recompute every stored finding's key under both sides' rulesets and compare the grouping."""
     rows = list(_rows(path))
-    pinned = None if before.ruleset and after.ruleset else _pinned_ruleset(rows, path)
-    old_rules = load_ruleset(before.ruleset) if before.ruleset else pinned
-    new_rules = load_ruleset(after.ruleset) if after.ruleset else pinned
-    assert old_rules is not None and new_rules is not None
-    old, new = _keys(rows, old_rules), _keys(rows, new_rules)
-    diff = FileDiff(str(path), "tracker-export", compared=len(old))
-    diff.changes = _regroup(old, new)
+    findings = _findings(rows)
+    old_rules = load_ruleset(before.ruleset) if before.ruleset else _pinned_ruleset(rows, path)
+    new_rules = load_ruleset(after.ruleset) if after.ruleset else _pinned_ruleset(rows, path)
+    old, new = _keys(findings, old_rules), _keys(findings, new_rules)
+    diff = FileDiff(str(path), "tracker-export", compared=len(findings))
+    diff.changes = _praise_changes(old, new) + _regroup(old, new)
     return diff
