@@ -121,7 +121,7 @@ def quote_group() -> None:
     "--preset",
     "-p",
     type=click.Choice(sorted(PRESETS)),
-    default="decoration",
+    default="quote",
     show_default=True,
     help="Preset the quotes are compared under.",
 )

@@ -2,7 +2,7 @@
 
 One case per line::
 
-    {"id": "bold-01", "source_path": "sources/adr.md", "preset": "decoration",
+    {"id": "bold-01", "source_path": "sources/adr.md", "preset": "quote",
      "quotes": [{"text": "安定性: 不足", "expect": "normalized", "expect_span": "**安定性**: 不足"},
                 "expectation-free quotes are allowed too"],
      "claims": [{"text": "売上は1億2000万円", "expect": "grounded", "expect_grounded": [true]}],
@@ -60,7 +60,7 @@ class EvalCase:
     source: str
     quotes: tuple[EvalItem, ...]
     claims: tuple[EvalItem, ...]
-    preset: str = "decoration"
+    preset: str = "quote"
     fuzzy: bool = False
     threshold: float | None = None
     kinds: tuple[str, ...] | None = None
@@ -206,7 +206,7 @@ def _case(data: Any, path: Path, line: int, sources: dict[Path, str]) -> EvalCas
         source=source,
         quotes=tuple(_item(q, "quotes", QUOTE_STATUSES, path, line) for q in quotes),
         claims=tuple(_item(c, "claims", CLAIM_STATUSES, path, line) for c in claims),
-        preset=str(data.get("preset", "decoration")),
+        preset=str(data.get("preset", "quote")),
         fuzzy=bool(data.get("fuzzy", False)),
         threshold=data.get("threshold"),
         kinds=tuple(kinds) if isinstance(kinds, list) else None,
