@@ -51,8 +51,8 @@ __all__ = [
     "NUMERIC_KINDS",
     "ClaimResult",
     "ClaimStatus",
-    "NumberCategory",
     "GroundedNumber",
+    "NumberCategory",
     "NumberIndex",
     "NumberMention",
     "ground_claims",
@@ -69,7 +69,7 @@ _MONEY_UNITS: dict[str, str] = {
     "円": "円", "銭": "銭", "ドル": "ドル", "米ドル": "ドル", "ユーロ": "ユーロ", "ポンド": "ポンド", "ウォン": "ウォン",
 }  # fmt: skip
 _COUNT_UNITS = frozenset(
-    "人 名 件 社 個 台 枚 冊 店 校 軒 匹 頭 羽 株 票 棟 戸 世帯 点 か所 カ所 ヶ所 ケ所 箇所 か国 カ国 ヶ国 ケ国".split()
+    ["人", "名", "件", "社", "個", "台", "枚", "冊", "店", "校", "軒", "匹", "頭", "羽", "株", "票", "棟", "戸", "世帯", "点", "か所", "カ所", "ヶ所", "ケ所", "箇所", "か国", "カ国", "ヶ国", "ケ国"]
 )
 _CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
 _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
