@@ -121,7 +121,7 @@ def quote_group() -> None:
     "--preset",
     "-p",
     type=click.Choice(sorted(PRESETS)),
-    default="decoration",
+    default="quote",
     show_default=True,
     help="Preset the quotes are compared under.",
 )
@@ -187,6 +187,15 @@ def _print_eval(report: EvalReport, verbose: bool) -> None:
         **{f"quote {k}": v for k, v in s["quotes"].items()},
         **{f"claim {k}": v for k, v in s["claims"].items()},
     }
+    f = s["faithfulness"]
+    if f["faithful"] or f["near_misses"]:
+        _echo("| faithful quotes | found | near misses | false finds | right | wrong | no answer |")
+        _echo("|---:|---:|---:|---:|---:|---:|---:|")
+        _echo(
+            f"| {f['faithful']} | {f['faithful_found']} | {f['near_misses']} | {f['false_finds']} "
+            f"| {f['right']} | {f['wrong']} | {f['no_answer']} |"
+        )
+        _echo()
     _echo("| status | count |")
     _echo("|---|---:|")
     for name, count in statuses.items():

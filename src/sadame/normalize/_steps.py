@@ -17,7 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._flags import (
+    CJK_RANGES,
+    JS_WHITESPACE,
+    Equivalence,
+    NormalizeFlags,
+    PunctuationMode,
+    WhitespaceMode,
+)
 from sadame.normalize._markdown import markdown_keep
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
@@ -30,7 +37,20 @@ _KANA_TABLE: dict[int, int | None] = {
     cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
 }
 _WS_SET = frozenset(JS_WHITESPACE)
-_WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+_WS_RUN = re.compile(_WS_CLASS + "+")
+_CJK_CLASS = "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in CJK_RANGES) + "]"
+_CJK_CHAR = re.compile(_CJK_CLASS)
+# Whitespace runs the ``cjk`` mode deletes: after a CJK character or at the start,
+# or before a CJK character or the end. Every alternative can only start at the
+# first character of a run (look-behind) and consumes it possessively, so the scan
+# is linear even on a megabyte of spaces.
+_CJK_DROP = re.compile(
+    f"(?:(?<={_CJK_CLASS})|\\A){_WS_CLASS}++|(?<!{_WS_CLASS}){_WS_CLASS}++(?={_CJK_CLASS}|\\Z)"
+)
+_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
+_COLON_SPACE = re.compile(f"(?<=[:：]){_WS_CLASS}++")
+_WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
 
 @dataclass(slots=True)
@@ -300,6 +320,63 @@ def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     return Mapped(_punctuation_text(m.text, flags), m.starts, m.ends)
 
 
+# -- equivalences -------------------------------------------------------------------
+
+
+def _wrapping_pair(text: str) -> tuple[int, int] | None:
+    """Positions of a bracket pair that wraps the whole ``text`` (outer whitespace
+    aside), or None. ``「A」と「B」`` is not wrapped: its first ``」`` closes early."""
+    i = 0
+    while i < len(text) and text[i] in _WS_SET:
+        i += 1
+    j = len(text) - 1
+    while j > i and text[j] in _WS_SET:
+        j -= 1
+    if j <= i + 1 or _WRAPPERS.get(text[i]) != text[j]:
+        return None
+    opener, closer = text[i], text[j]
+    inner = text[i + 1 : j]
+    if opener == closer:
+        return None if opener in inner else (i, j)
+    depth = 0
+    for char in inner:
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth < 0:
+                return None
+    return (i, j) if depth == 0 else None
+
+
+def _equivalences_text(text: str, flags: NormalizeFlags) -> str:
+    return _equivalences_mapped(Mapped(text, [], []), flags, with_offsets=False).text
+
+
+def _equivalences_mapped(m: Mapped, flags: NormalizeFlags, with_offsets: bool = True) -> Mapped:
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(m.text)
+        if pair is not None:
+            m = _drop_positions(m, pair, with_offsets)
+    if Equivalence.COMMA in chosen and m.text:
+        m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
+    if Equivalence.COLON_SPACE in chosen and m.text:
+        if not with_offsets:
+            return Mapped(_COLON_SPACE.sub("", m.text), [], [])
+        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.start(), run.end())]
+        if dropped:
+            m = _drop_positions(m, dropped, with_offsets)
+    return m
+
+
+def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int], with_offsets: bool) -> Mapped:
+    gone = set(positions)
+    if not with_offsets:
+        return Mapped("".join(c for i, c in enumerate(m.text) if i not in gone), [], [])
+    return m.select([i for i in range(len(m.text)) if i not in gone])
+
+
 # -- whitespace ---------------------------------------------------------------------
 
 _WS_DELETE_TABLE: dict[int, int | None] = {ord(c): None for c in JS_WHITESPACE}
@@ -312,12 +389,22 @@ def _whitespace_table(flags: NormalizeFlags) -> dict[int, int | None] | None:
 def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     if flags.whitespace is WhitespaceMode.DELETE:
         return text.translate(_WS_DELETE_TABLE)
+    if flags.whitespace is WhitespaceMode.CJK:
+        return _WS_RUN.sub(" ", _CJK_DROP.sub("", text))
     return _WS_RUN.sub(" ", text).strip(" ")
+
+
+def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
+    """True when the ``cjk`` mode turns the whitespace run ``text[start:end]`` into one space."""
+    if start == 0 or end == len(text):
+        return False
+    return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
 
 
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
         return m.select([i for i, c in enumerate(m.text) if c not in _WS_SET])
+    cjk = flags.whitespace is WhitespaceMode.CJK
     chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -326,9 +413,11 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         chars.append(m.text[pos : run.start()])
         starts.extend(m.starts[pos : run.start()])
         ends.extend(m.ends[pos : run.start()])
-        leading = run.start() == 0
-        trailing = run.end() == len(m.text)
-        if not leading and not trailing:
+        if cjk:
+            keep = _cjk_keeps_run(m.text, run.start(), run.end())
+        else:
+            keep = run.start() != 0 and run.end() != len(m.text)
+        if keep:
             chars.append(" ")
             starts.append(m.starts[run.start()])
             ends.append(max(m.ends[run.start() : run.end()]))
@@ -351,6 +440,12 @@ STEPS: tuple[Step, ...] = (
         _punctuation_text,
         _punctuation_mapped,
         lambda f: dict(_punctuation_table(f.punctuation, f.punctuation_chars)),
+    ),
+    Step(
+        "equivalences",
+        lambda f: bool(f.equivalences),
+        _equivalences_text,
+        _equivalences_mapped,
     ),
     Step(
         "whitespace",

@@ -14,6 +14,21 @@ Two expressions are the same value when their canonical spellings are equal
 ``1億2000万円``, ``120,000,000円`` and ``一億二千万円`` all read ``120000000円``;
 ``1億円`` does not. ``2026年7月`` (``2026-07``) does not ground ``2026年7月18日``.
 
+Units (decided here, on top of the scanner's values; the contract's output is untouched):
+
+* Currency signs: ``¥``/``￥`` before a number is ``円`` and ``$``/``＄`` is ``ドル``
+  (``￥120,000,000`` = ``1億2000万円`` = ``120000000円``; ``$1,200`` = ``1,200ドル``);
+  ``米ドル`` is ``ドル``. A currency-sign number has kind ``amount``.
+* Durations: a number of ``秒``, ``分``/``分間`` or ``時間`` is compared in seconds, with
+  ``半`` after ``分`` or ``時間`` adding half that unit: ``2分`` = ``120秒``,
+  ``1時間半`` = ``90分`` = ``5400秒``. Not durations: ``時`` (a clock time), ``日``,
+  ``週``, ``月``, ``年`` (a calendar position or a length that varies), and ``5分の1``
+  (a fraction).
+* Every mention has a ``category`` for people to read: ``money`` (円, ドル, ユーロ ...),
+  ``count`` (人, 名, 件, 社, 個, 台 ... -- counts, never money), ``percent``, ``date``,
+  ``duration``, ``quantity`` (any other unit: 倍, 階, km, 年 ...) and ``number``.
+  ``kinds=`` still filters by the scanner's kinds (``number``, ``amount``, ``percent``, ``date``).
+
 Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 (some), ``ungrounded`` (none), ``no_numbers`` (nothing to check -- not verified),
 ``invalid`` (the claim is not a string or is empty).
@@ -21,11 +36,13 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from decimal import Context, Decimal
 from typing import Any, Literal, get_args
 
-from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize_with_offsets
+from sadame.normalize import PRESETS, NormalizedText, NormalizeFlags, WhitespaceMode, normalize_with_offsets
 from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 
@@ -35,6 +52,7 @@ __all__ = [
     "ClaimResult",
     "ClaimStatus",
     "GroundedNumber",
+    "NumberCategory",
     "NumberIndex",
     "NumberMention",
     "ground_claims",
@@ -45,6 +63,19 @@ __all__ = [
 ClaimStatus = Literal["grounded", "partial", "ungrounded", "no_numbers", "invalid"]
 CLAIM_STATUSES: tuple[str, ...] = get_args(ClaimStatus)
 NUMERIC_KINDS: tuple[str, ...] = get_args(NumericKind)
+NumberCategory = Literal["money", "count", "percent", "date", "duration", "quantity", "number"]
+
+_MONEY_UNITS: dict[str, str] = {
+    "円": "円", "銭": "銭", "ドル": "ドル", "米ドル": "ドル", "ユーロ": "ユーロ", "ポンド": "ポンド", "ウォン": "ウォン",
+}  # fmt: skip
+_COUNT_UNITS = frozenset(
+    ["人", "名", "件", "社", "個", "台", "枚", "冊", "店", "校", "軒", "匹", "頭", "羽", "株", "票", "棟", "戸", "世帯", "点", "か所", "カ所", "ヶ所", "ケ所", "箇所", "か国", "カ国", "ヶ国", "ケ国"]
+)
+_CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
+_SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
+_EXACT = Context(prec=400)  # exact for every number _convertible() lets through
+_MAX_DIGITS = 120
+_VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
 
 #: The ``numeric`` preset without its numeric step and without whitespace deletion:
 #: the steps that run *before* the numeric step (NFKC, Markdown stripping), so the
@@ -62,6 +93,7 @@ class NumberMention:
     end: int
     kind: str
     value: str
+    category: str = "number"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +102,7 @@ class NumberMention:
             "end": self.end,
             "kind": self.kind,
             "value": self.value,
+            "category": self.category,
         }
 
 
@@ -118,6 +151,43 @@ def _value_of(match: NumericMatch) -> str:
     return value if isinstance(value, str) and value else match.replacement
 
 
+def _fmt(value: Decimal) -> str:
+    """Exact decimal spelling without trailing zeros (the inputs are finite decimals)."""
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _with_units(norm: str, start: int, end: int, match: NumericMatch) -> tuple[int, int, str, str, str]:
+    """(start, end, kind, value, category) of a match after the unit rules of the module docstring."""
+    value, kind = _value_of(match), str(match.kind)
+    parsed = _VALUE.fullmatch(value)
+    if kind in ("percent", "date") or parsed is None:
+        return start, end, kind, value, kind if kind in ("percent", "date") else "number"
+    unit = parsed[2]
+    number = Decimal(parsed[1]) if len(parsed[1]) <= _MAX_DIGITS else Decimal(0)
+    if not unit and start > 0 and norm[start - 1] in _CURRENCY_SIGNS:
+        return start - 1, end, "amount", f"{parsed[1]}{_CURRENCY_SIGNS[norm[start - 1]]}", "money"
+    if unit in _MONEY_UNITS:
+        return start, end, kind, f"{parsed[1]}{_MONEY_UNITS[unit]}", "money"
+    if unit in _COUNT_UNITS:
+        return start, end, kind, value, "count"
+    if unit in _SECONDS and not norm.startswith("の", end) and len(parsed[1]) <= _MAX_DIGITS:
+        if unit != "秒" and norm.startswith("半", end):
+            number, end = _EXACT.add(number, Decimal("0.5")), end + 1
+        return start, end, kind, f"{_fmt(_EXACT.multiply(number, Decimal(_SECONDS[unit])))}秒", "duration"
+    return start, end, kind, value, "quantity" if unit else "number"
+
+
+def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> NumberMention:
+    end = match.end
+    unit = getattr(match, "unit", "")
+    if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
+        end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
+    start, end, kind, value, category = _with_units(normalized.text, match.start, end, match)
+    a, b = normalized.original_span(start, end)
+    return NumberMention(text[a:b], a, b, kind, value, category)
+
+
 def numeric_mentions(text: str) -> list[NumberMention]:
     """Every numeric expression of ``text``, with spans in the original ``text``.
 
@@ -126,17 +196,11 @@ def numeric_mentions(text: str) -> list[NumberMention]:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     normalized = normalize_with_offsets(text, flags=GROUNDING_FLAGS)
-    mentions: list[NumberMention] = []
-    for match in scan_numeric(normalized.text, include_unchanged=True):
-        if not 0 <= match.start < match.end <= len(normalized.text):
-            continue  # defensive: a scanner bug must not crash grounding
-        end = match.end
-        unit = getattr(match, "unit", "")
-        if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
-            end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
-        a, b = normalized.original_span(match.start, end)
-        mentions.append(NumberMention(text[a:b], a, b, match.kind, _value_of(match)))
-    return mentions
+    return [
+        _mention(text, normalized, match)
+        for match in scan_numeric(normalized.text, include_unchanged=True)
+        if 0 <= match.start < match.end <= len(normalized.text)  # a scanner bug must not crash grounding
+    ]
 
 
 @dataclass(slots=True)

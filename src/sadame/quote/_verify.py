@@ -182,7 +182,7 @@ class QuoteVerifier:
     """
 
     source: str
-    preset: str = "decoration"
+    preset: str = "quote"
     fuzzy: bool = False
     threshold: float | None = None
     max_spans: int = DEFAULT_MAX_SPANS
@@ -427,7 +427,7 @@ def _describe(value: object) -> str:
 def verify_quote(
     quote: str,
     source: str,
-    preset: str = "decoration",
+    preset: str = "quote",
     *,
     fuzzy: bool = False,
     threshold: float | None = None,
@@ -446,7 +446,7 @@ def verify_quote(
 def verify_quotes(
     quotes: Iterable[object],
     source: str,
-    preset: str = "decoration",
+    preset: str = "quote",
     *,
     fuzzy: bool = False,
     threshold: float | None = None,

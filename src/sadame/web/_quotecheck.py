@@ -128,7 +128,7 @@ def segments(source: str, spans: list[tuple[int, int, int]]) -> list[Segment]:
     return result
 
 
-def check_output(source: str, output: str, preset: str = "decoration") -> CheckResult:
+def check_output(source: str, output: str, preset: str = "quote") -> CheckResult:
     """Verify the quotes and ground the numbers of ``output`` against ``source``."""
     from sadame.quote import verify_quotes
 

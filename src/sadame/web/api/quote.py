@@ -14,7 +14,7 @@ __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
 router = APIRouter(prefix="/quote", tags=["quote"])
 
-Preset = Literal["decoration", "judge", "numeric", "issue"]
+Preset = Literal["quote", "decoration", "judge", "numeric", "issue"]
 
 
 class VerifyRequest(BaseModel):
@@ -22,7 +22,7 @@ class VerifyRequest(BaseModel):
 
     source: Text
     quotes: list[Text] = Field(max_length=MAX_QUOTES)
-    preset: Preset = "decoration"
+    preset: Preset = "quote"
 
 
 class GroundRequest(BaseModel):
@@ -37,7 +37,7 @@ class CheckRequest(BaseModel):
 
     source: Text
     output: Text = Field(description="The LLM output: JSON with evidence_spans/quotes, or text with 「」 quotes.")
-    preset: Preset = "decoration"
+    preset: Preset = "quote"
 
 
 @router.post("/verify")

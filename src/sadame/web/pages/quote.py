@@ -15,18 +15,18 @@ __all__ = ["router"]
 
 router = APIRouter()
 
-_PRESETS = ("decoration", "judge", "numeric", "issue")
+_PRESETS = ("quote", "decoration", "judge", "numeric", "issue")
 
 
 @router.get("/quote", response_class=HTMLResponse)
 def quote_page(request: Request, ctx: Ctx) -> HTMLResponse:
-    return render(request, None, "quote.html", {"source": "", "output": "", "preset": "decoration",
+    return render(request, None, "quote.html", {"source": "", "output": "", "preset": "quote",
                                                 "result": None, "presets": _PRESETS})
 
 
 @router.post("/quote", response_class=HTMLResponse)
 def quote_check(request: Request, ctx: Ctx, source: Annotated[str, Form()] = "",
-                output: Annotated[str, Form()] = "", preset: Annotated[str, Form()] = "decoration") -> HTMLResponse:
+                output: Annotated[str, Form()] = "", preset: Annotated[str, Form()] = "quote") -> HTMLResponse:
     # HTML forms always submit textarea line breaks as CRLF (HTML spec); undo that transport
     # detail so offsets refer to the text the user pasted. The JSON API takes text as is.
     source = source.replace("\r\n", "\n")
