@@ -143,7 +143,7 @@ def test_cli_json_markdown_and_exit_codes(tmp_path: Path) -> None:
     worse = runner.invoke(cli, ["contract", "diff", "--from", "numeric", "--to", "decoration", path,
                                 "--fail-on", "missing,split", "--markdown"])
     assert worse.exit_code == 1
-    assert "| file | kind | compared | newly_missing |" in worse.output
+    assert "| file | kind | compared | newly_found | newly_missing | span_changed |" in worse.output
     bad = runner.invoke(cli, ["contract", "diff", "--from", "numeric", "--to", "decoration", path, "--fail-on", "x"])
     assert bad.exit_code == 2 and "unknown kind" in bad.output
     plain = runner.invoke(cli, ["contract"])

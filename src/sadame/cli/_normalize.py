@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from sadame.cli._output import echo_json
 from sadame.normalize import PRESETS, contract_info, explain, normalize
 
-_PRESET = click.Choice(sorted(PRESETS))
+
+class _PresetName(click.ParamType[str, Any]):
+    """A preset name, or ``name@ncN`` for a preset of an earlier contract version."""
+
+    name = "preset"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            normalize("", preset=text)
+        except (ValueError, TypeError) as exc:
+            self.fail(str(exc), param, ctx)
+        return text
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join(sorted(PRESETS)) + "][@ncN]"
+
+
+_PRESET = _PresetName()
 
 
 def _read_text(text: str | None) -> str:

@@ -41,16 +41,18 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._presets import PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS
 from sadame.normalize._steps import STEPS
 
 __all__ = [
     "CJK_RANGES",
     "CONTRACT_VERSION",
+    "FEATURE_DEFAULTS",
     "ISSUE_PUNCTUATION",
     "JS_WHITESPACE",
     "JUDGE_PUNCTUATION",
     "PRESETS",
+    "PREVIOUS_PRESETS",
     "STEP_NAMES",
     "ContractInfo",
     "Equivalence",

@@ -19,7 +19,16 @@ from sadame.normalize._flags import (
     WhitespaceMode,
 )
 
-__all__ = ["PRESETS", "PresetName", "resolve_flags"]
+__all__ = [
+    "CONTRACT_VERSION",
+    "CURRENT_VERSION",
+    "FEATURE_DEFAULTS",
+    "PRESETS",
+    "PREVIOUS_PRESETS",
+    "PREVIOUS_VERSION",
+    "PresetName",
+    "resolve_flags",
+]
 
 PresetName = str
 
@@ -95,8 +104,52 @@ PRESETS: Mapping[str, NormalizeFlags] = MappingProxyType(
 )
 
 
+#: Bumped (with a CHANGELOG entry and a report in docs/contract-changes/) whenever any
+#: preset's output changes.
+CONTRACT_VERSION = "2"
+#: The contract version these presets are, as written after ``@`` in a preset name.
+CURRENT_VERSION = f"nc{CONTRACT_VERSION}"
+#: The previous contract version, whose presets stay selectable as ``name@nc1`` for one
+#: version after it (a rollback path while a service reviews ``sadame contract diff``).
+PREVIOUS_VERSION = "nc1"
+#: The presets of contract version 1, as they were released. Their output did not change in
+#: version 2 (which added ``quote`` and made it the quote default), so they are the same flags.
+PREVIOUS_PRESETS: Mapping[str, NormalizeFlags] = MappingProxyType(
+    {"judge": _JUDGE, "decoration": _DECORATION, "numeric": _NUMERIC, "issue": _ISSUE}
+)
+#: The preset each feature uses by default, per contract version: what a service gets when it
+#: names no preset, and so what an upgrade changes for it.
+FEATURE_DEFAULTS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    PREVIOUS_VERSION: MappingProxyType({"quote": "decoration", "judge": "judge", "track": "issue"}),
+    CURRENT_VERSION: MappingProxyType({"quote": "quote", "judge": "judge", "track": "issue"}),
+})
+
+
+def _versioned(preset: str) -> NormalizeFlags:
+    name, _, version = preset.partition("@")
+    table = {CURRENT_VERSION: PRESETS, PREVIOUS_VERSION: PREVIOUS_PRESETS}.get(version)
+    if table is None:
+        raise ValueError(
+            f"unknown contract version {version!r} in {preset!r}: this is {CURRENT_VERSION}; "
+            f"presets of {PREVIOUS_VERSION} stay selectable as name@{PREVIOUS_VERSION}"
+        )
+    try:
+        return table[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown preset {name!r} in contract version {version}: choose one of {', '.join(sorted(table))}"
+        ) from None
+
+
 def resolve_flags(preset: str | None, flags: NormalizeFlags | None) -> NormalizeFlags:
-    """The flags for a call that names a preset or passes flags (exactly one)."""
+    """The flags for a call that names a preset or passes flags (exactly one).
+
+    A preset may name a contract version: ``decoration@nc1`` is ``decoration`` as contract
+    version 1 defined it (see :data:`PREVIOUS_PRESETS`).
+
+    >>> resolve_flags("decoration@nc1", None) == resolve_flags("decoration", None)
+    True
+    """
     if flags is not None:
         if preset is not None:
             raise TypeError("pass either preset= or flags=, not both")
@@ -107,6 +160,8 @@ def resolve_flags(preset: str | None, flags: NormalizeFlags | None) -> Normalize
         raise TypeError(f"a preset is required: one of {', '.join(sorted(PRESETS))} (or flags=)")
     if not isinstance(preset, str):
         raise TypeError(f"preset must be a str, got {type(preset).__name__}")
+    if "@" in preset:
+        return _versioned(preset)
     try:
         return PRESETS[preset]
     except KeyError:

@@ -26,6 +26,13 @@ CHANGE_KINDS: dict[str, str] = {
     "key_renamed": "all findings of an issue key move to one new key (a new issue id, same grouping)",
 }
 
+#: The kinds of change each kind of file can show (reported with 0 when none occurred).
+KINDS_BY_FILE: dict[str, tuple[str, ...]] = {
+    "quote-eval": ("newly_found", "newly_missing", "span_changed"),
+    "rule-table": ("verdict_flipped", "newly_answered", "newly_unanswered"),
+    "tracker-export": ("keys_merged", "keys_split", "key_renamed", "newly_dropped", "newly_tracked"),
+}
+
 #: The kinds ``--fail-on`` accepts, by the short name a person types.
 WORSE_KINDS: dict[str, str] = {
     "missing": "newly_missing",
@@ -119,7 +126,7 @@ class DiffReport:
 
     def to_markdown(self, max_examples: int = 5) -> str:
         lines = [f"Comparing `{self.before}` (before) with `{self.after}` (after).", ""]
-        kinds = sorted(self.counts()) or []
+        kinds = sorted(set(self.counts()).union(*(KINDS_BY_FILE.get(d.kind, ()) for d in self.files)))
         header = "| file | kind | compared | " + " | ".join(kinds) + " |" if kinds else "| file | kind | compared |"
         lines += [header, "|" + "---|" * (3 + len(kinds))]
         for diff in self.files:
