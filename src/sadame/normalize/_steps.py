@@ -160,6 +160,8 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # span of its whole chunk; text between regions is copied as is.
     regions: list[tuple[int, int]] = []
     for hit in _unstable_pattern().finditer(text):
+        if regions and hit.start() < regions[-1][1]:
+            continue  # inside the region just found: walking back again would be quadratic
         start = hit.start()
         while start > 0 and not _starts_chunk(text[start]):
             start -= 1

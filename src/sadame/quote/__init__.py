@@ -22,6 +22,8 @@ from sadame.quote._gates import (
 )
 from sadame.quote._ground import (
     GROUNDING_FLAGS,
+    MAX_CLAIM_NUMBERS,
+    MAX_NUMBER_SPANS,
     NUMERIC_KINDS,
     ClaimResult,
     ClaimStatus,
@@ -34,8 +36,10 @@ from sadame.quote._ground import (
     numeric_mentions,
 )
 from sadame.quote._verify import (
+    ALIGN_BUDGET,
     DEFAULT_MAX_SPANS,
     ELLIPSIS_MARKERS,
+    MAX_PARTS,
     VERIFIED_STATUSES,
     QuotePart,
     QuoteResult,
@@ -48,9 +52,13 @@ from sadame.quote._verify import (
 )
 
 __all__ = [
+    "ALIGN_BUDGET",
     "DEFAULT_MAX_SPANS",
     "ELLIPSIS_MARKERS",
     "GROUNDING_FLAGS",
+    "MAX_CLAIM_NUMBERS",
+    "MAX_NUMBER_SPANS",
+    "MAX_PARTS",
     "NUMERIC_KINDS",
     "VERIFIED_STATUSES",
     "CaseResult",

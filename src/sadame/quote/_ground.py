@@ -29,6 +29,11 @@ Units (decided here, on top of the scanner's values; the contract's output is un
   ``duration``, ``quantity`` (any other unit: 倍, 階, km, 年 ...) and ``number``.
   ``kinds=`` still filters by the scanner's kinds (``number``, ``amount``, ``percent``, ``date``).
 
+Output is capped: each number reports at most :data:`MAX_NUMBER_SPANS` source spans
+(``occurrences`` counts them all, ``truncated`` says some were left out) and a claim
+reports at most :data:`MAX_CLAIM_NUMBERS` numbers (its status still covers all of them;
+``truncated`` says so). The work is linear in the claim and the source.
+
 Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 (some), ``ungrounded`` (none), ``no_numbers`` (nothing to check -- not verified),
 ``invalid`` (the claim is not a string or is empty).
@@ -48,6 +53,8 @@ from sadame.quote._verify import Span
 
 __all__ = [
     "GROUNDING_FLAGS",
+    "MAX_CLAIM_NUMBERS",
+    "MAX_NUMBER_SPANS",
     "NUMERIC_KINDS",
     "ClaimResult",
     "ClaimStatus",
@@ -73,6 +80,11 @@ _COUNT_UNITS = frozenset(
 )
 _CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
 _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
+#: Source spans reported per number of a claim.
+MAX_NUMBER_SPANS = 10
+#: Numbers reported per claim.
+MAX_CLAIM_NUMBERS = 1000
+
 _EXACT = Context(prec=400)  # exact for every number _convertible() lets through
 _MAX_DIGITS = 120
 _VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
@@ -113,12 +125,16 @@ class GroundedNumber:
     mention: NumberMention
     grounded: bool
     spans: tuple[Span, ...] = ()
+    occurrences: int = 0
+    truncated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.mention.to_dict(),
             "grounded": self.grounded,
             "spans": [s.to_dict() for s in self.spans],
+            "occurrences": self.occurrences,
+            "truncated": self.truncated,
         }
 
 
@@ -130,6 +146,7 @@ class ClaimResult:
     status: ClaimStatus
     numbers: tuple[GroundedNumber, ...] = ()
     reason: str = ""
+    truncated: bool = False
 
     @property
     def verified(self) -> bool:
@@ -143,6 +160,7 @@ class ClaimResult:
             "verified": self.verified,
             "numbers": [n.to_dict() for n in self.numbers],
             "reason": self.reason,
+            "truncated": self.truncated,
         }
 
 
@@ -230,20 +248,25 @@ class NumberIndex:
             )
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
-        numbers = tuple(
-            GroundedNumber(m, m.value in self.by_value, tuple(self.by_value.get(m.value, ())))
-            for m in numeric_mentions(claim)
-            if m.kind in self.kinds
-        )
-        if not numbers:
+        mentions = [m for m in numeric_mentions(claim) if m.kind in self.kinds]
+        if not mentions:
             return ClaimResult(claim, "no_numbers", reason="no amount, percentage, date or number to check")
-        found = sum(n.grounded for n in numbers)
+        found = sum(m.value in self.by_value for m in mentions)
         status: ClaimStatus = (
-            "grounded" if found == len(numbers) else "ungrounded" if found == 0 else "partial"
+            "grounded" if found == len(mentions) else "ungrounded" if found == 0 else "partial"
         )
-        missing = [n.mention.text for n in numbers if not n.grounded]
-        reason = f"not in the source: {', '.join(missing)}" if missing else ""
-        return ClaimResult(claim, status, numbers, reason)
+        missing = [m.text for m in mentions if m.value not in self.by_value]
+        reason = f"not in the source: {', '.join(missing[:20])}" if missing else ""
+        if len(missing) > 20:
+            reason += f" (and {len(missing) - 20} more)"
+        numbers = tuple(self._grounded(m) for m in mentions[:MAX_CLAIM_NUMBERS])
+        return ClaimResult(claim, status, numbers, reason, truncated=len(mentions) > MAX_CLAIM_NUMBERS)
+
+    def _grounded(self, mention: NumberMention) -> GroundedNumber:
+        spans = self.by_value.get(mention.value, [])
+        return GroundedNumber(
+            mention, bool(spans), tuple(spans[:MAX_NUMBER_SPANS]), len(spans), len(spans) > MAX_NUMBER_SPANS
+        )
 
     def ground_many(self, claims: Iterable[object]) -> list[ClaimResult]:
         """One result per claim, in input order."""
