@@ -81,10 +81,10 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
     for label, entries in (("new", report.new), ("remaining", report.remaining),
                            ("improvements", report.improvements), ("regressions", report.regressions),
                            ("deferred", report.deferred), ("filtered", report.filtered),
-                           ("ignored", report.ignored)):
+                           ("ignored", report.ignored), ("duplicates", report.duplicates)):
         for entry in entries:
-            iid = (entry.get("issue_id") or "-")[:12]
-            click.echo(f"{label:<12} {iid:<12} {entry['key']}  {entry['text']}")
+            iid = (entry.issue_id or "-")[:12]
+            click.echo(f"{label:<12} {iid:<12} {entry.key}  {entry.text}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
 
@@ -138,23 +138,9 @@ def _user_action(name: str, verb: str) -> None:
     @_common
     def action(issue_id: str, reason: str | None, actor: str, user: str, as_json: bool, db: str | None,
                tenant: str) -> None:
-        view = getattr(_tracker(db, tenant), name)(user, _full_id(db, tenant, user, issue_id),
-                                                   actor=actor, reason=reason)
+        view = getattr(_tracker(db, tenant), name)(user, issue_id, actor=actor, reason=reason)
         echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
 
-
-
-def _full_id(db: str | None, tenant: str, user: str, prefix: str) -> str:
-    """Accept an unambiguous id prefix (as `list` prints 12 characters)."""
-    if len(prefix) == 40:
-        return prefix
-    from sadame.track import IssueNotFound
-
-    found: list[str] = [v.issue_id for v in _tracker(db, tenant).list_issues(user, include_merged=True)
-             if v.issue_id.startswith(prefix)]
-    if len(found) != 1:
-        raise IssueNotFound(f"{'no' if not found else 'more than one'} issue of {user!r} starts with {prefix!r}")
-    return found[0]
 
 
 _user_action("ignore", "Ignore an issue for good; it stays ignored whatever the LLM says")
@@ -171,8 +157,7 @@ _user_action("reopen", "Reopen an ignored, resolved, expired or candidate issue"
 def merge(target: str, sources: tuple[str, ...], reason: str | None, user: str, as_json: bool,
           db: str | None, tenant: str) -> None:
     """Merge SOURCES into TARGET (their keys become aliases of TARGET)."""
-    ids = [_full_id(db, tenant, user, s) for s in sources]
-    view = _tracker(db, tenant).merge(user, _full_id(db, tenant, user, target), ids, reason=reason)
+    view = _tracker(db, tenant).merge(user, target, list(sources), reason=reason)
     echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
 
 
@@ -183,7 +168,7 @@ def merge(target: str, sources: tuple[str, ...], reason: str | None, user: str, 
 @_common
 def unmerge(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
     """Undo merges of ISSUE_ID (or into it), restoring the originals from stored detections."""
-    views = _tracker(db, tenant).unmerge(user, _full_id(db, tenant, user, issue_id))
+    views = _tracker(db, tenant).unmerge(user, issue_id)
     if as_json:
         echo_json([v.to_dict() for v in views])
         return

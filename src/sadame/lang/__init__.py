@@ -25,15 +25,20 @@ from sadame.lang._analyzer import (
     analyzer_info,
     to_hiragana,
 )
+from sadame.lang._findings import FindingTerms, content_terms, praise_is_negated, subject_before
 from sadame.lang._polarity import is_negator, negations_after
 
 __all__ = [
     "AnalyzerInfo",
     "AnalyzerUnavailable",
+    "FindingTerms",
     "Token",
     "analyze",
     "analyzer_info",
+    "content_terms",
     "is_negator",
     "negations_after",
+    "praise_is_negated",
+    "subject_before",
     "to_hiragana",
 ]

@@ -11,32 +11,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
 from sadame.track._errors import MergeError
 from sadame.track._ruleset import Ruleset, issue_id, issue_key
+from sadame.track._transaction import DETECTIONS, EVENTS, ISSUES, KEYS, RULESETS, Transaction, to_iso
 
-if TYPE_CHECKING:
-    from sadame.track._tracker import Tracker, _Tx
-
-__all__ = ["merge_into", "migrate_tenant", "unmerge_issue"]
+__all__ = ["merge_into", "migrate_tenant", "set_active_ruleset", "unmerge_issue"]
 
 _SNAPSHOT = ("status", "occurrence_count", "first_detected_at", "last_detected_at", "resolved_at",
              "last_session_id", "last_seen_seq", "clock_seq")
 _PRIORITY = {"ignored": 0, "open": 1, "candidate": 2, "resolved": 3, "expired": 4}
 
 
-def _tables() -> tuple[Any, Any, Any, Any]:
-    from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow
-
-    return IssueRow.__table__, KeyRow.__table__, DetectionRow.__table__, EventRow.__table__
-
-
-def merge_into(tx: _Tx, target_id: str, source_ids: Sequence[str], *, actor: str, reason: str | None) -> None:
+def merge_into(tx: Transaction, target_id: str, source_ids: Sequence[str], *, actor: str, reason: str | None) -> None:
     """Merge ``source_ids`` into ``target_id`` inside ``tx`` (see module docstring)."""
-    _I, K, D, _E = _tables()
+    K, D = KEYS, DETECTIONS
     target = tx.get(target_id)
     if target["merged_into"] is not None:
         raise MergeError(f"target {target_id} was itself merged into {target['merged_into']}")
@@ -70,9 +62,9 @@ def merge_into(tx: _Tx, target_id: str, source_ids: Sequence[str], *, actor: str
     tx.recount(target_id)
 
 
-def unmerge_issue(tx: _Tx, iid: str, *, actor: str) -> list[str]:
+def unmerge_issue(tx: Transaction, iid: str, *, actor: str) -> list[str]:
     """Undo the merge of ``iid`` (if it was merged away) or of every issue merged into it."""
-    IT, K, D, E = _tables()
+    IT, K, D, E = ISSUES, KEYS, DETECTIONS, EVENTS
     issue = tx.get(iid)
     if issue["merged_into"] is not None:
         sources = [iid]
@@ -120,8 +112,8 @@ def unmerge_issue(tx: _Tx, iid: str, *, actor: str) -> list[str]:
     return sources + targets
 
 
-def _plan_user(tx: _Tx, ruleset: Ruleset) -> dict[str, Any]:
-    IT, _K, D, _E = _tables()
+def _plan_user(tx: Transaction, ruleset: Ruleset) -> dict[str, Any]:
+    IT, D = ISSUES, DETECTIONS
     rows = list(tx.conn.execute(select(IT).where(tx.scope(IT), IT.c.merged_into.is_(None)).order_by(IT.c.id))
                 .mappings())
     order = {r["issue_id"]: n for n, r in enumerate(rows)}
@@ -160,17 +152,15 @@ def _plan_user(tx: _Tx, ruleset: Ruleset) -> dict[str, Any]:
     return {"merges": merges, "splits": splits, "rekeys": rekeys, "main": main, "groups": groups}
 
 
-def migrate_tenant(tracker: Tracker, conn: Connection, users: Sequence[str], ruleset: Ruleset,
+def migrate_tenant(conn: Connection, tenant: str, current: Ruleset, users: Sequence[str], ruleset: Ruleset,
                    *, apply: bool) -> dict[str, Any]:
-    """Plan (and with ``apply`` carry out) the move of every user's issues to ``ruleset``."""
-    from sadame.track._tracker import _iso, _Tx
-
-    _I, K, D, _E = _tables()
-    out: dict[str, Any] = {"from_version": tracker.ruleset.version, "to_version": ruleset.version,
+    """Plan (and with ``apply`` carry out) the move of every user's issues from ``current`` to ``ruleset``."""
+    K, D = KEYS, DETECTIONS
+    out: dict[str, Any] = {"from_version": current.version, "to_version": ruleset.version,
                            "applied": apply, "users": {}}
     totals = {"merges": 0, "splits": 0, "rekeys": 0}
     for user in users:
-        tx = _Tx(tracker, conn, user, _iso(None))
+        tx = Transaction(conn, tenant, user, to_iso(None), ruleset)
         plan = _plan_user(tx, ruleset)
         public = {k: plan[k] for k in ("merges", "splits", "rekeys")}
         if any(public.values()):
@@ -221,3 +211,12 @@ def migrate_tenant(tracker: Tracker, conn: Connection, users: Sequence[str], rul
         tx.flush()
     out["summary"] = totals
     return out
+
+
+def set_active_ruleset(conn: Connection, tenant: str, ruleset: Ruleset) -> None:
+    """Make ``ruleset`` the tenant's active ruleset (the others are kept, inactive)."""
+    conn.execute(update(RULESETS).where(RULESETS.c.tenant_id == tenant).values(active=0))
+    conn.execute(delete(RULESETS).where(RULESETS.c.tenant_id == tenant, RULESETS.c.version == ruleset.version))
+    conn.execute(insert(RULESETS).values(
+        tenant_id=tenant, version=ruleset.version, name=ruleset.name, active=1,
+        content=json.dumps(ruleset.to_dict(), ensure_ascii=False), created_at=to_iso(None)))
