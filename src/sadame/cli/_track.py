@@ -215,6 +215,54 @@ def export(db: str | None, tenant: str) -> None:
         out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+@track.command(name="import", epilog="Example:\n\n    sadame track import backup.jsonl")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+@_JSON
+@_common
+def import_(source: Any, as_json: bool, db: str | None, tenant: str) -> None:
+    """Restore JSON lines written by `export` (all or nothing; the users must not exist yet)."""
+    rows = []
+    for n, line in enumerate(source, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise click.ClickException(f"{source.name}: line {n}: not valid JSON: {exc.msg}") from None
+    counts = _tracker(db, tenant).import_rows(rows)
+    echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+@track.command(name="delete-user", epilog="Example:\n\n    sadame track delete-user --user u1 --yes")
+@click.option("--yes", is_flag=True, help="Do it without asking (the data cannot be recovered without an export).")
+@click.option("--actor", default="user", show_default=True, help="Who asks for it (kept in the tenant log).")
+@_USER
+@_JSON
+@_common
+def delete_user(yes: bool, actor: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Erase every finding, issue and event of one user (logged without content)."""
+    if not yes:
+        click.confirm(f"delete all tracker data of user {user!r} in tenant {tenant!r}?", abort=True)
+    counts = _tracker(db, tenant).delete_user(user, actor=actor)
+    echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+@track.command(epilog="Example:\n\n    sadame track similar 35df17c0f114 --user u1")
+@click.argument("issue_id")
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="How many to show.")
+@_USER
+@_JSON
+@_common
+def similar(issue_id: str, limit: int, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Issues of the same user most similar to ISSUE_ID (suggestions; merge with `track merge`)."""
+    found = _tracker(db, tenant).similar(user, issue_id, limit=limit)
+    if as_json:
+        echo_json([s.to_dict() for s in found])
+        return
+    for s in found:
+        click.echo(f"{s.score:.2f}  {s.issue_id[:12]}  {s.status:<9} {s.title}")
+
+
 @track.command(epilog="Example:\n\n    sadame track timeline --user u1 --json")
 @_USER
 @_JSON
