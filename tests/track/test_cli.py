@@ -71,3 +71,18 @@ def test_every_track_command_has_an_example() -> None:
         if name == "eval-matcher":  # owned by the LLM feature
             continue
         assert command.epilog and "Example:" in command.epilog, name
+
+
+def test_cli_delete_user_import_and_similar(db_url: str, tmp_path: Path) -> None:
+    findings = json.dumps(["フォームが乱れる", "フォームの乱れが大きい", "集中が切れる"], ensure_ascii=False)
+    run(db_url, "ingest", "--user", "u1", "--session", "s1", "-", input=findings)
+    listed = json.loads(run(db_url, "list", "--user", "u1", "--json"))
+    first = next(v["issue_id"] for v in listed if v["title"] == "フォームが乱れる")
+    similar = json.loads(run(db_url, "similar", first[:12], "--user", "u1", "--json"))
+    assert similar[0]["title"] == "フォームの乱れが大きい" and 0 < similar[0]["score"] <= 1
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(run(db_url, "export"), encoding="utf-8")
+    assert json.loads(run(db_url, "delete-user", "--user", "u1", "--yes", "--json"))["issues"] == 3
+    assert run(db_url, "users").strip() == ""
+    assert json.loads(run(db_url, "import", str(backup), "--json"))["issue"] == 3
+    assert json.loads(run(db_url, "list", "--user", "u1", "--json")) == listed

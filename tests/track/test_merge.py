@@ -45,7 +45,7 @@ def test_detections_through_an_alias_go_back_on_unmerge(db_url: str) -> None:
     target, source = issue_id("attention_issue"), issue_id("気が散る")
     t.merge("u", target, [source])
     r = t.ingest("u", "s2", ["気が散る"], at=at(2))
-    assert (r.remaining[0]["issue_id"], r.remaining[0]["tier"]) == (target, "alias")
+    assert (r.remaining[0].issue_id, r.remaining[0].tier) == (target, "alias")
     t.unmerge("u", source)
     views = {v.issue_id: v for v in t.list_issues("u")}
     assert views[source].occurrence_count == 2 and views[target].occurrence_count == 1
@@ -99,8 +99,8 @@ def test_migrate_apply_keeps_aliases_and_carries_ignored(db_url: str) -> None:
     t2 = Tracker(db_url, config=WIDE)
     assert t2.ruleset.version == load_ruleset(V2).version
     r = t2.ingest("u", "s3", ["集中が切れる", "バランスが崩れている"], at=at(3))
-    assert [e["issue_id"] for e in r.ignored] == [issue_id("気が散る")]
-    assert [e["key"] for e in r.remaining] == ["balance_issue"] and r.new == []
+    assert [e.issue_id for e in r.ignored] == [issue_id("気が散る")]
+    assert [e.key for e in r.remaining] == ["balance_issue"] and r.new == []
     for view in t2.list_issues("u", include_merged=True):
         assert rebuild([e.to_dict() for e in t2.show("u", view.issue_id).events]) == view.status
     assert t2.migrate(load_ruleset(V2))["summary"] == {"merges": 0, "splits": 0, "rekeys": 0}

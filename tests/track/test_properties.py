@@ -8,10 +8,12 @@ import itertools
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sadame.track import (
+    SessionConflict,
     Tracker,
     TrackerConfig,
     default_ruleset,
@@ -43,7 +45,9 @@ def test_invariants_hold_for_any_history(db_url: str, sessions: list, n_miss: in
     for n, (insights, action, repeat) in enumerate(sessions):
         report = t.ingest("u", f"s{n}", insights, at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n))
         if repeat:
-            assert t.ingest("u", f"s{n}", []).to_dict() == {**report.to_dict(), "replayed": True}
+            assert t.ingest("u", f"s{n}", insights).to_dict() == {**report.to_dict(), "replayed": True}
+            with pytest.raises(SessionConflict):
+                t.ingest("u", f"s{n}", [*insights, "別の指摘"])
         texts = [i if isinstance(i, str) else i["text"] for i in insights]
         expected.update({issue_key(x, rs) for x in texts if normalize_issue_text(x, rs) and not is_positive(x, rs)})
         assert len(report.new) <= k_new

@@ -146,9 +146,13 @@ def test_tracker_api_needs_a_key_and_isolates_tenants(live_server: LiveServer) -
             r = client.post("/api/track/ingest", headers=_auth(acme),
                             json={"user_id": user, "session_id": session["session_id"], "insights": session["insights"]})
             assert r.status_code == 200, r.text
+        first = scenario["sessions"][0]
         again = client.post("/api/track/ingest", headers=_auth(acme), json={
-            "user_id": user, "session_id": "s1", "insights": ["まったく別の内容"]})
+            "user_id": user, "session_id": first["session_id"], "insights": first["insights"]})
         assert again.json()["replayed"] is True
+        conflict = client.post("/api/track/ingest", headers=_auth(acme), json={
+            "user_id": user, "session_id": first["session_id"], "insights": ["まったく別の内容"]})
+        assert conflict.status_code == 409 and "different findings" in conflict.json()["message"]
         issues = client.get(f"/api/track/users/{user}/issues", headers=_auth(acme)).json()
         assert {i["title"] for i in issues} >= {scenario["regressed_title"]}
         target = next(i for i in issues if i["title"] == scenario["regressed_title"])

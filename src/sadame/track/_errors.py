@@ -5,14 +5,25 @@
     TrackError
      ├── RulesetError (ValueError)        a ruleset file that cannot be used
      ├── InvalidInsight (ValueError)      ingest input that is not a list of insights
+     ├── InvalidExport (ValueError)       import rows that are not an export, or that would overwrite a user
      ├── IssueNotFound (KeyError)         no such issue for this tenant and user
      ├── IllegalTransition (ValueError)   the issue's current state forbids the event
-     └── MergeError (ValueError)          a merge/unmerge that makes no sense
+     ├── MergeError (ValueError)          a merge/unmerge that makes no sense
+     └── SessionConflict (ValueError)     a session id reused with different findings
 """
 
 from __future__ import annotations
 
-__all__ = ["IllegalTransition", "InvalidInsight", "IssueNotFound", "MergeError", "RulesetError", "TrackError"]
+__all__ = [
+    "IllegalTransition",
+    "InvalidExport",
+    "InvalidInsight",
+    "IssueNotFound",
+    "MergeError",
+    "RulesetError",
+    "SessionConflict",
+    "TrackError",
+]
 
 
 class TrackError(Exception):
@@ -46,3 +57,12 @@ class IllegalTransition(TrackError, ValueError):
 
 class MergeError(TrackError, ValueError):
     """A merge or unmerge request that cannot be carried out (self-merge, nothing merged...)."""
+
+
+class SessionConflict(TrackError, ValueError):
+    """A session id that was already ingested with different findings (an identical replay
+    is fine: it returns the stored report)."""
+
+
+class InvalidExport(TrackError, ValueError):
+    """Rows given to import that are not what export writes, or that would overwrite a user."""

@@ -170,9 +170,9 @@ def _action(request: Request, ctx: Ctx, user_id: str, issue_id: str | None, acti
             chosen = [s for s in (sources or []) if s and s != issue_id]
             if not chosen:
                 raise ValueError("統合先と、統合する課題を1つ以上選んでください")
-            tracker.merge(user_id, issue_id, chosen)
+            tracker.merge(user_id, issue_id, chosen, actor=actor)
         elif action == "unmerge":
-            tracker.unmerge(user_id, issue_id)
+            tracker.unmerge(user_id, issue_id, actor=actor)
     except (ValueError, LookupError) as exc:
         return _failure(request, browser, exc)
     target = _user_url(user_id)

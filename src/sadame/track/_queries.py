@@ -1,0 +1,146 @@
+"""Reading a tenant's tracker data: lists, one issue, timelines, users, export.
+
+Every query is scoped by tenant and user and served by an index whose cost does not grow
+with the user's other issues (see ``benchmarks/track.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from sadame.track._errors import InvalidInsight, IssueNotFound
+from sadame.track._lifecycle import Status
+from sadame.track._transaction import (
+    DETECTIONS,
+    EVENTS,
+    ISSUES,
+    KEYS,
+    RULESETS,
+    SESSIONS,
+    USERS,
+    issue_view,
+)
+from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView
+
+__all__ = [
+    "EXPORT_TABLES",
+    "count_issues",
+    "event_view",
+    "export_rows",
+    "list_issues",
+    "resolve_id",
+    "show_issue",
+    "timeline",
+    "user_names",
+]
+
+#: Export order: a later table's rows refer to earlier ones.
+EXPORT_TABLES = (("ruleset", RULESETS), ("user", USERS), ("session", SESSIONS), ("issue", ISSUES),
+                 ("key", KEYS), ("detection", DETECTIONS), ("event", EVENTS))
+_JSON_FIELDS = ("report", "data", "content", "counts")
+_STATUS_ORDER = {"open": 0, "candidate": 1, "resolved": 2, "ignored": 3, "expired": 4}
+
+
+def _issue_filter(tenant: str, user: str, status: str | None, include_merged: bool) -> list[Any]:
+    where = [ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user]
+    if status is not None:
+        if status not in {s.value for s in Status}:
+            raise InvalidInsight(f"unknown status {status!r}: use one of {', '.join(s.value for s in Status)}")
+        where.append(ISSUES.c.status == status)
+    if not include_merged:
+        where.append(ISSUES.c.merged_into.is_(None))
+    return where
+
+
+def list_issues(conn: Connection, tenant: str, user: str, status: str | None = None, *,
+                include_merged: bool = False, offset: int = 0, limit: int | None = None) -> list[IssueView]:
+    """A user's issues, oldest first, optionally one page of them."""
+    q = select(ISSUES).where(*_issue_filter(tenant, user, status, include_merged)).order_by(ISSUES.c.id)
+    if offset:
+        q = q.offset(offset)
+    if limit is not None:
+        q = q.limit(limit)
+    return [issue_view(r) for r in conn.execute(q).mappings()]
+
+
+def count_issues(conn: Connection, tenant: str, user: str, status: str | None = None) -> int:
+    """How many unmerged issues (of one status) a user has."""
+    q = select(func.count()).select_from(ISSUES).where(*_issue_filter(tenant, user, status, False))
+    return int(conn.execute(q).scalar() or 0)
+
+
+def resolve_id(conn: Connection, tenant: str, user: str, prefix: str) -> str:
+    """The full issue id for an unambiguous prefix (``list`` prints 12 characters)."""
+    if not isinstance(prefix, str) or not prefix or len(prefix) > 64:
+        raise IssueNotFound(f"no issue {prefix!r} for user {user!r}")
+    if len(prefix) >= 40:
+        return prefix
+    low = prefix.lower()
+    if any(c not in "0123456789abcdef" for c in low):
+        raise IssueNotFound(f"no issue of {user!r} starts with {prefix!r} (ids are hexadecimal)")
+    found = list(conn.execute(
+        select(ISSUES.c.issue_id).where(ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user,
+                                        ISSUES.c.issue_id >= low, ISSUES.c.issue_id < low + "g").limit(2)).scalars())
+    if len(found) != 1:
+        raise IssueNotFound(f"{'no' if not found else 'more than one'} issue of {user!r} starts with {prefix!r}")
+    return str(found[0])
+
+
+def event_view(r: Mapping[Any, Any]) -> EventView:
+    """The public view of an event row."""
+    return EventView(issue_id=r["issue_id"], event=r["event"], from_state=r["from_state"],
+                     to_state=r["to_state"], actor=r["actor"], reason=r["reason"], at=r["at"],
+                     session_id=r["session_id"], data=json.loads(r["data"]) if r["data"] else None)
+
+
+def show_issue(conn: Connection, tenant: str, user: str, iid: str) -> IssueDetail:
+    """One issue with its keys, detections, events and the issues merged into it."""
+    def scope(table: Any) -> Any:
+        return (table.c.tenant_id == tenant) & (table.c.user_id == user) & (table.c.issue_id == iid)
+
+    row = conn.execute(select(ISSUES).where(scope(ISSUES))).mappings().first()
+    if row is None:
+        raise IssueNotFound(f"no issue {iid} for user {user!r} in tenant {tenant!r}")
+    keys = [{"key": r[0], "kind": r[1]} for r in conn.execute(
+        select(KEYS.c.key, KEYS.c.kind).where(scope(KEYS)).order_by(KEYS.c.kind, KEYS.c.key))]
+    fields = DetectionView.__dataclass_fields__
+    dets = [DetectionView(**{k: r[k] for k in fields}) for r in conn.execute(
+        select(DETECTIONS).where(scope(DETECTIONS)).order_by(DETECTIONS.c.seq, DETECTIONS.c.position)).mappings()]
+    events = [event_view(r) for r in conn.execute(select(EVENTS).where(scope(EVENTS)).order_by(EVENTS.c.id))
+              .mappings()]
+    merged = list(conn.execute(
+        select(ISSUES.c.issue_id).where(ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user,
+                                        ISSUES.c.merged_into == iid).order_by(ISSUES.c.id)).scalars())
+    return IssueDetail(issue_view(row), keys, dets, events, merged)
+
+
+def timeline(conn: Connection, tenant: str, user: str) -> list[dict[str, Any]]:
+    """Per-session points for charts: new issues surfaced, open and resolved after it, regressions."""
+    s = SESSIONS
+    rows = conn.execute(select(s.c.session_id, s.c.at, s.c.n_new, s.c.n_open, s.c.n_resolved, s.c.n_regressions)
+                        .where(s.c.tenant_id == tenant, s.c.user_id == user).order_by(s.c.seq))
+    return [{"session_id": r[0], "at": r[1], "new": r[2], "open": r[3], "resolved": r[4], "regressions": r[5]}
+            for r in rows]
+
+
+def user_names(conn: Connection, tenant: str) -> list[str]:
+    """Users of this tenant that have data."""
+    return list(conn.execute(select(USERS.c.user_id).where(USERS.c.tenant_id == tenant)
+                             .order_by(USERS.c.user_id)).scalars())
+
+
+def export_rows(conn: Connection, tenant: str) -> Iterator[dict[str, Any]]:
+    """Every row of the tenant as a JSON-ready dict with its ``type`` (database ids left out)."""
+    for name, table in EXPORT_TABLES:
+        order = [table.c.id] if "id" in table.c else list(table.primary_key)
+        q = select(table).where(table.c.tenant_id == tenant).order_by(*order)
+        for r in conn.execution_options(yield_per=500).execute(q).mappings():
+            row = {k: v for k, v in r.items() if k != "id"}
+            for name_ in _JSON_FIELDS:
+                if isinstance(row.get(name_), str):
+                    row[name_] = json.loads(row[name_])
+            yield {"type": name, **row}
