@@ -4,6 +4,7 @@ Exception map (most specific first)::
 
     RequestValidationError      -> 422  (wrong types, missing fields, malformed JSON)
     BodyTooLarge (middleware)   -> 413
+    BudgetExhausted             -> 429  (a client's budget for the window is spent)
     PuzzleNotFound / IssueNotFound / LookupError -> 404
     GameError / IllegalTransition               -> 409
     other ValueError / TypeError (bad text ...) -> 400
@@ -25,6 +26,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sadame.web._budget import BudgetExhausted
 from sadame.web._game import GameError, PuzzleNotFound
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
@@ -75,6 +77,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(PuzzleNotFound)
     async def _puzzle_missing(_request: Request, exc: PuzzleNotFound) -> SafeJSONResponse:
         return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
+
+    @app.exception_handler(BudgetExhausted)
+    async def _budget(_request: Request, exc: BudgetExhausted) -> SafeJSONResponse:
+        return _error(429, "budget_exhausted", str(exc))
 
     @app.exception_handler(GameError)
     async def _game(_request: Request, exc: GameError) -> SafeJSONResponse:

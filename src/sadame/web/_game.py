@@ -56,8 +56,11 @@ class PackEntry:
 class GameService:
     """Loads packs lazily, judges questions and answers, and stores progress per browser."""
 
-    def __init__(self, store: GameStore, packs: tuple[str, ...], fallback: JudgeFallback | None = None) -> None:
+    def __init__(self, store: GameStore, packs: tuple[str, ...], fallback: JudgeFallback | None = None,
+                 *, max_questions: int = MAX_QUESTIONS, max_attempts: int = MAX_ATTEMPTS) -> None:
         self._store = store
+        self.max_questions = max_questions
+        self.max_attempts = max_attempts
         self._pack_specs = packs
         self._fallback = fallback
         self._lock = threading.RLock()
@@ -138,15 +141,17 @@ class GameService:
             "llm_available": self.llm_available,
         }
 
-    def ask(self, cookie: str, pack: str, puzzle_id: str, question: str, *, use_llm: bool = False) -> dict[str, Any]:
-        """Judge a question and append it to this browser's history; returns the entry."""
+    def ask(self, cookie: str, pack: str, puzzle_id: str, question: str, *, use_llm: bool = False,
+            client: str | None = None) -> dict[str, Any]:
+        """Judge a question and append it to this browser's history; returns the entry.
+
+        The limit per browser is checked again in the transaction that stores the
+        question, and ``client`` is charged its budget there (see ``GameStore.update``).
+        """
         self.puzzle(pack, puzzle_id)
         if not question.strip():
             raise GameError("質問が空です")
-        current = self._store.load(cookie, pack, puzzle_id) or _empty()
-        _check_open(current)
-        if len(current["history"]) >= MAX_QUESTIONS:
-            raise GameError(f"質問は1問につき{MAX_QUESTIONS}回までです")
+        self._check_room(self._store.load(cookie, pack, puzzle_id) or _empty(), "history")
         result = self._judge(pack, puzzle_id, use_llm).ask(question)
         entry = {
             "question": question,
@@ -157,23 +162,20 @@ class GameService:
         }
 
         def change(doc: dict[str, Any] | None) -> dict[str, Any]:
-            doc = doc or _empty()
-            _check_open(doc)
+            doc = self._check_room(doc or _empty(), "history")
             doc["history"].append(entry)
             return doc
 
-        self._store.update(cookie, pack, puzzle_id, change)
+        self._store.update(cookie, pack, puzzle_id, change, client=client, spend="q")
         return entry
 
-    def answer(self, cookie: str, pack: str, puzzle_id: str, answer: str) -> dict[str, Any]:
+    def answer(self, cookie: str, pack: str, puzzle_id: str, answer: str, *,
+               client: str | None = None) -> dict[str, Any]:
         """Check an answer against the puzzle's solution; a correct one solves the puzzle."""
         puzzle = self.puzzle(pack, puzzle_id)
         if not answer.strip():
             raise GameError("答えが空です")
-        current = self._store.load(cookie, pack, puzzle_id) or _empty()
-        _check_open(current)
-        if len(current["attempts"]) >= MAX_ATTEMPTS:
-            raise GameError(f"回答は1問につき{MAX_ATTEMPTS}回までです")
+        self._check_room(self._store.load(cookie, pack, puzzle_id) or _empty(), "attempts")
         check = check_answer(answer, puzzle.solution)
         correct = bool(check.correct)
         entry = {
@@ -185,17 +187,25 @@ class GameService:
         }
 
         def change(doc: dict[str, Any] | None) -> dict[str, Any]:
-            doc = doc or _empty()
-            _check_open(doc)
+            doc = self._check_room(doc or _empty(), "attempts")
             doc["attempts"].append(entry)
             if correct:
                 doc["solved"] = True
             return doc
 
-        self._store.update(cookie, pack, puzzle_id, change)
+        self._store.update(cookie, pack, puzzle_id, change, client=client, spend="a")
         return entry
 
-    def give_up(self, cookie: str, pack: str, puzzle_id: str) -> None:
+    def _check_room(self, doc: dict[str, Any], field: str) -> dict[str, Any]:
+        """Refuse a move on a finished puzzle or beyond the per-browser limit."""
+        _check_open(doc)
+        if field == "history" and len(doc["history"]) >= self.max_questions:
+            raise GameError(f"質問は1問につき{self.max_questions}回までです")
+        if field == "attempts" and len(doc["attempts"]) >= self.max_attempts:
+            raise GameError(f"回答は1問につき{self.max_attempts}回までです")
+        return doc
+
+    def give_up(self, cookie: str, pack: str, puzzle_id: str, *, client: str | None = None) -> None:
         """Give up: the truth is revealed from now on. Giving up a finished puzzle is a no-op."""
         self.puzzle(pack, puzzle_id)
 
@@ -205,7 +215,7 @@ class GameService:
                 doc["gave_up"] = True
             return doc
 
-        self._store.update(cookie, pack, puzzle_id, change)
+        self._store.update(cookie, pack, puzzle_id, change, client=client)
 
 
 def _empty() -> dict[str, Any]:

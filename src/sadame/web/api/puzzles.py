@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie
 from pydantic import BaseModel, ConfigDict, Field
 
-from sadame.web.deps import COOKIE_NAME, BrowserCookie, Ctx, ShortText
+from sadame.web.deps import COOKIE_NAME, BrowserCookie, Client, Ctx, ShortText
 
 __all__ = ["AnswerRequest", "AskRequest", "router"]
 
@@ -90,19 +90,21 @@ def show_puzzle(pack: str, puzzle_id: str, ctx: Ctx, cookie: SentCookie = None) 
 
 
 @router.post("/{pack}/{puzzle_id}/ask", response_model=HistoryEntry)
-def ask(pack: str, puzzle_id: str, body: AskRequest, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
+def ask(pack: str, puzzle_id: str, body: AskRequest, ctx: Ctx, cookie: BrowserCookie,
+        client: Client) -> dict[str, Any]:
     """Judge a question: verdict (YES/NO/IRRELEVANT/UNCERTAIN/UNKNOWN), the author's note, source."""
-    return ctx.game.ask(cookie, pack, puzzle_id, body.question, use_llm=body.use_llm)
+    return ctx.game.ask(cookie, pack, puzzle_id, body.question, use_llm=body.use_llm, client=client)
 
 
 @router.post("/{pack}/{puzzle_id}/answer", response_model=AttemptEntry)
-def answer(pack: str, puzzle_id: str, body: AnswerRequest, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
+def answer(pack: str, puzzle_id: str, body: AnswerRequest, ctx: Ctx, cookie: BrowserCookie,
+           client: Client) -> dict[str, Any]:
     """Check an answer; a wrong one says how many of the solution's points it got."""
-    return ctx.game.answer(cookie, pack, puzzle_id, body.answer)
+    return ctx.game.answer(cookie, pack, puzzle_id, body.answer, client=client)
 
 
 @router.post("/{pack}/{puzzle_id}/give-up", response_model=GameView)
-def give_up(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
+def give_up(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie, client: Client) -> dict[str, Any]:
     """Give up and get the truth (真相)."""
-    ctx.game.give_up(cookie, pack, puzzle_id)
+    ctx.game.give_up(cookie, pack, puzzle_id, client=client)
     return ctx.game.view(cookie, pack, puzzle_id)

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from sadame.web._budget import BudgetExhausted
 from sadame.web._game import GameError, PuzzleNotFound
 from sadame.web.deps import Ctx, clean_text
 from sadame.web.pages._common import Browser, redirect, render
@@ -50,13 +51,16 @@ def _move(request: Request, ctx: Ctx, pack: str, puzzle_id: str, action: str, te
     browser = Browser(request, ctx)
     try:
         if action == "ask":
-            ctx.game.ask(browser.cookie, pack, puzzle_id, _form_text(text), use_llm=use_llm)
+            ctx.game.ask(browser.cookie, pack, puzzle_id, _form_text(text), use_llm=use_llm,
+                         client=browser.client)
         elif action == "answer":
-            ctx.game.answer(browser.cookie, pack, puzzle_id, _form_text(text))
+            ctx.game.answer(browser.cookie, pack, puzzle_id, _form_text(text), client=browser.client)
         else:
-            ctx.game.give_up(browser.cookie, pack, puzzle_id)
+            ctx.game.give_up(browser.cookie, pack, puzzle_id, client=browser.client)
     except PuzzleNotFound as exc:
         return render(request, browser, "error.html", {"message": str(exc.args[0])}, status=404)
+    except BudgetExhausted as exc:
+        return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=429)
     except (GameError, ValueError) as exc:
         return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=400)
     anchor = "#answer" if action == "answer" else "#ask"

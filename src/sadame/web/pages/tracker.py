@@ -1,7 +1,7 @@
 """The tracker dashboard: sign in with an API key, then a user's issues, history and chart.
 
-Signing in binds the browser session (stored in the database) to the key's
-tenant; the key itself is not kept in the cookie. Actions (ignore / reopen /
+Signing in issues a new browser session (stored in the database) tied to the key
+and its tenant; the key itself is not kept in the cookie (see ``_sessions``). Actions (ignore / reopen /
 merge / unmerge) are plain form posts that redirect back.
 """
 
@@ -50,7 +50,7 @@ EVENT_LABELS: dict[str, str] = {
 
 def _signed_in(request: Request, ctx: Ctx) -> tuple[Browser, str | None]:
     browser = Browser(request, ctx)
-    return browser, ctx.games.session_tenant(browser.sent) if browser.sent else None
+    return browser, ctx.sessions.tenant(browser.sent)
 
 
 def _login(request: Request, browser: Browser, error: str | None = None, status: int = 200) -> HTMLResponse:
@@ -80,19 +80,17 @@ def tracker_home(request: Request, ctx: Ctx) -> HTMLResponse:
 @router.post("/tracker/login", response_model=None)
 def login(request: Request, ctx: Ctx, api_key: Annotated[str, Form()] = "") -> HTMLResponse | RedirectResponse:
     browser = Browser(request, ctx)
-    tenant = ctx.keys.tenant_for_key(api_key.strip()) if api_key.isascii() else None
-    tenant_id = ctx.keys.tenant_id(tenant) if tenant else None
-    if tenant_id is None:
+    cookie = ctx.sessions.sign_in(browser.sent, api_key.strip())
+    if cookie is None:
         return _login(request, browser, "APIキーが正しくないか、無効になっています", status=401)
-    ctx.games.set_session_tenant(browser.cookie, tenant_id)
+    browser.replace(cookie)  # a new session id at every sign-in (no session fixation)
     return redirect("/tracker", browser)
 
 
 @router.post("/tracker/logout")
 def logout(request: Request, ctx: Ctx) -> RedirectResponse:
     browser = Browser(request, ctx)
-    if browser.sent:
-        ctx.games.set_session_tenant(browser.sent, None)
+    ctx.sessions.sign_out(browser.sent)
     return redirect("/tracker", browser)
 
 
