@@ -8,8 +8,9 @@ import importlib
 import pytest
 
 import sadame.judge
+import sadame.judge.game
 
-MODULES = ["_engine", "_errors", "_game", "_judge", "_loader", "_model", "_play", "_tools"]
+MODULES = ["_catalog", "_engine", "_errors", "_game", "_judge", "_loader", "_messages", "_model", "_play", "_tools"]
 
 
 def test_every_exported_name_exists_and_modules_declare_all() -> None:
@@ -18,7 +19,8 @@ def test_every_exported_name_exists_and_modules_declare_all() -> None:
     for module in MODULES:
         mod = importlib.import_module(f"sadame.judge.{module}")
         assert set(mod.__all__) <= set(dir(mod)), module
-        assert set(mod.__all__) <= set(sadame.judge.__all__) | {"HELP_TEXT", "Severity"}, module
+        public = set(sadame.judge.__all__) | set(sadame.judge.game.__all__)
+        assert set(mod.__all__) <= public | {"Severity"}, module
 
 
 def test_agreed_api_names_are_exported() -> None:
@@ -30,7 +32,7 @@ def test_agreed_api_names_are_exported() -> None:
     assert agreed <= set(sadame.judge.__all__)
 
 
-@pytest.mark.parametrize("module", ["sadame.judge", *(f"sadame.judge.{m}" for m in MODULES)])
+@pytest.mark.parametrize("module", ["sadame.judge", "sadame.judge.game", *(f"sadame.judge.{m}" for m in MODULES)])
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

@@ -19,8 +19,8 @@ from sadame.judge._engine import (
     judge_by_rules,
     normalize_question,
 )
-from sadame.judge._errors import JudgeError, TableError, UnknownPuzzle
-from sadame.judge._game import GameFinished, GameState, answer_feedback
+from sadame.judge._errors import GameError, GameFinished, JudgeError, TableError, UnknownPuzzle
+from sadame.judge._game import GameState, GameStatus
 from sadame.judge._judge import (
     MISS_NOTE,
     UNKNOWN,
@@ -43,6 +43,7 @@ from sadame.judge._loader import (
     resolve_table,
     table_schema,
 )
+from sadame.judge._messages import answer_feedback
 from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.judge._play import play
 from sadame.judge._tools import (
@@ -70,8 +71,10 @@ __all__ = [
     "ExampleFailure",
     "ExampleReport",
     "FallbackAnswer",
+    "GameError",
     "GameFinished",
     "GameState",
+    "GameStatus",
     "Judge",
     "JudgeError",
     "JudgeFallback",

@@ -37,6 +37,7 @@ __all__ = [
 KEY_PREFIX = "sdm_"
 _TENANT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 _MAX_CAS_RETRIES = 20
+_MAX_STATES_LISTED = 10_000
 
 
 class TenantNameError(ValueError):
@@ -196,6 +197,16 @@ class GameStore:
             return None
         loaded: dict[str, Any] = json.loads(raw)
         return loaded
+
+    def load_all(self, cookie: str) -> dict[tuple[str, str], dict[str, Any]]:
+        """Every stored game state of this browser, by (pack, puzzle id) -- one query."""
+        with Session(self._engine) as session:
+            rows = session.execute(
+                select(WebGameState.pack, WebGameState.puzzle_id, WebGameState.state)
+                .where(WebGameState.session_id == hash_secret(cookie))
+                .limit(_MAX_STATES_LISTED)
+            ).all()
+        return {(pack, puzzle_id): json.loads(raw) for pack, puzzle_id, raw in rows}
 
     def update(
         self,

@@ -6,9 +6,10 @@
     var buttons = event.target.querySelectorAll("button[type=submit]");
     window.setTimeout(function () { buttons.forEach(function (b) { b.disabled = true; }); }, 0);
   });
-  // On a puzzle page, keep the newest question in view and the cursor in the question box.
+  // On a puzzle page the cursor goes back to the box of the last move: the question box
+  // (also set by the autofocus attribute) or, after an answer, the answer box.
   document.addEventListener("DOMContentLoaded", function () {
-    var question = document.getElementById("question");
-    if (question && window.location.hash === "#ask") { question.focus(); }
+    var box = document.getElementById(window.location.hash === "#answer" ? "answer-text" : "question");
+    if (box) { box.focus(); }
   });
 })();
