@@ -183,7 +183,7 @@ def schema_command(pack: bool, version: str) -> None:
     click.echo(json.dumps(table_schema(formats[version, pack]), ensure_ascii=False, indent=2))
 
 
-@click.command("play", epilog="Examples:\n\n    sadame play\n\n    sadame play engineering --progress ~/.sadame-play.json")
+@click.command("play", epilog="Example:\n\n    sadame play                      # every bundled pack\n\n    sadame play engineering --progress ~/.sadame-play.json")
 @click.argument("packs", nargs=-1)
 @click.option("--puzzle", "-p", help="Start directly on this puzzle.")
 @click.option("--progress", type=click.Path(dir_okay=False, path_type=Path),

@@ -68,14 +68,11 @@ class MeasuredDifficulty:
 
 def puzzle_difficulty(puzzle: Puzzle) -> int | None:
     """The author's difficulty 1-5 (pack format 2), or None."""
-    value = getattr(puzzle, "difficulty", None)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return puzzle.difficulty
 
 
 def _replay_questions(puzzle: Puzzle) -> list[str]:
-    natural = getattr(puzzle, "questions", None) or ()
-    texts = [str(getattr(item, "q", item)) for item in natural]
-    return texts or [example.q for example in puzzle.examples]
+    return [item.q for item in puzzle.questions] or [example.q for example in puzzle.examples]
 
 
 def _confirmations(puzzle: Puzzle, questions: list[str]) -> list[frozenset[int]]:

@@ -11,7 +11,8 @@ States of one puzzle::
     unplayed --ask/hint/answer--> in_progress --correct answer--> solved
                                       |                              |
                                       +--give_up--> gave_up          |
-    solved / gave_up --restart--> unplayed (the finished play is kept in ``past``)
+    solved / gave_up --restart--> a new play (the finished one is kept in ``past``, and the
+                                  status shows its outcome until the first move)
 
 >>> from sadame.judge import bundled_pack
 >>> puzzle = next(iter(bundled_pack("engineering").puzzles.values()))
@@ -20,8 +21,8 @@ States of one puzzle::
 <GameStatus.UNPLAYED: 'unplayed'>
 >>> state.give_up(); state.status
 <GameStatus.GAVE_UP: 'gave_up'>
->>> state.restart(); (state.status, len(state.past))
-(<GameStatus.UNPLAYED: 'unplayed'>, 1)
+>>> state.restart(); (state.finished, len(state.past))
+(False, 1)
 """
 
 from __future__ import annotations
@@ -68,8 +69,7 @@ class GameStatus(StrEnum):
 
 def puzzle_hints(puzzle: Puzzle) -> tuple[str, ...]:
     """The author's hints of ``puzzle`` in order (pack format 2; none in format 1)."""
-    hints = getattr(puzzle, "hints", None) or ()
-    return tuple(str(h) for h in hints)
+    return puzzle.hints
 
 
 @dataclass(frozen=True, slots=True)

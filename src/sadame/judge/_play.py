@@ -171,10 +171,10 @@ def _answer(session: _Session, puzzle: Puzzle, state: GameState, text: str) -> N
 
 
 def _give_up(session: _Session, puzzle: Puzzle, state: GameState) -> bool:
-    """Confirm, then give up; False when input ended at the confirmation."""
+    """Confirm, then give up; False to quit (end of input or /quit at the confirmation)."""
     state.check_open(puzzle.id)
     line = session.read_line(f"{GIVE_UP_CONFIRM}（y/n）> ")
-    if line is None:
+    if line is None or line.strip() == "/quit":
         return False
     if line.strip().lower() in _YES:
         state.give_up()

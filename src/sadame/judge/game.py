@@ -4,9 +4,9 @@ web app both use exactly this).
 
 >>> from sadame.judge import Judge, bundled_pack
 >>> from sadame.judge.game import GameState, question_feedback
->>> puzzle = bundled_pack("engineering").puzzle("prod-only-images")
+>>> puzzle = bundled_pack("engineering").puzzle("rainy-lunch-server")
 >>> state = GameState(puzzle.id)
->>> question_feedback(state.ask(Judge(puzzle), "メモリ不足？"))
+>>> question_feedback(state.ask(Judge(puzzle), "ｚｚｚ？"))
 '判定できません　一度に一つのことだけを、はい／いいえで答えられる形で聞いてみてください（例：「〜は関係ありますか？」「〜を使いましたか？」）'
 >>> len(state.history), state.status
 (1, <GameStatus.IN_PROGRESS: 'in_progress'>)
