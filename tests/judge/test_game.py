@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from sadame.judge import AnswerCheck, GameError, GameFinished, GameState, GameStatus, Judge, PuzzlePack, load_pack
+from sadame.judge import (
+    AnswerCheck,
+    GameError,
+    GameFinished,
+    GameState,
+    GameStatus,
+    Judge,
+    PuzzlePack,
+    load_pack,
+)
 from sadame.judge.game import (
     MAX_MOVE_CHARS,
     MAX_QUESTIONS,

@@ -18,7 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sadame.judge import Judge, JudgeFallback, JudgeResult, Puzzle, PuzzlePack, bundled_pack, load_pack
+from sadame.judge import (
+    Judge,
+    JudgeFallback,
+    JudgeResult,
+    Puzzle,
+    PuzzlePack,
+    bundled_names,
+    bundled_pack,
+    load_pack,
+)
 from sadame.judge.game import (
     STATUS_LABELS,
     GameState,
@@ -81,7 +90,7 @@ class GameService:
 
     def __init__(self, store: GameStore, packs: tuple[str, ...], fallback: JudgeFallback | None = None) -> None:
         self._store = store
-        self._pack_specs = packs
+        self._pack_specs = packs or bundled_names()
         self._fallback = fallback
         self._lock = threading.RLock()
         self._packs: dict[str, PuzzlePack] | None = None

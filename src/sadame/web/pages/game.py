@@ -20,8 +20,9 @@ __all__ = ["router"]
 router = APIRouter()
 
 _MAX_FORM_TEXT = 2_000
-#: Where the page scrolls (and the cursor goes) after each move.
-_ANCHORS = {"ask": "#ask", "answer": "#answer", "hint": "#hints", "restart": "#ask", "give-up": "#truth"}
+#: Where the cursor goes after each move. No URL fragment for the input boxes: a page whose
+#: URL has a fragment gets no autofocus (browsers block it), so the question box would lose it.
+_AFTER = {"ask": "", "answer": "?focus=answer", "hint": "", "restart": "", "give-up": "#truth"}
 
 
 def _form_text(value: str) -> str:
@@ -45,19 +46,23 @@ def puzzle_list(request: Request, ctx: Ctx, pack: Annotated[str | None, Query(ma
     return render(request, browser, "puzzles.html", context)
 
 
-def _page(request: Request, ctx: Ctx, browser: Browser, pack: str, puzzle_id: str,
-          error: str | None = None, status: int = 200, confirm_give_up: bool = False) -> HTMLResponse:
+def _page(request: Request, ctx: Ctx, browser: Browser, pack: str, puzzle_id: str, error: str | None = None,
+          status: int = 200, confirm_give_up: bool = False, focus: str = "question") -> HTMLResponse:
     try:
         game = ctx.game.view(browser.known, pack, puzzle_id)
     except UnknownPuzzle as exc:
         return render(request, browser, "error.html", {"message": str(exc.args[0])}, status=404)
-    context = {"game": game, "error": error, "confirm_give_up": confirm_give_up, "give_up_confirm": GIVE_UP_CONFIRM}
+    context = {"game": game, "error": error, "confirm_give_up": confirm_give_up, "give_up_confirm": GIVE_UP_CONFIRM,
+               "focus": focus}
     return render(request, browser, "puzzle.html", context, status=status)
 
 
 @router.get("/puzzles/{pack}/{puzzle_id}", response_class=HTMLResponse)
-def puzzle_page(pack: str, puzzle_id: str, request: Request, ctx: Ctx) -> HTMLResponse:
-    return _page(request, ctx, Browser(request, ctx), pack, puzzle_id)
+def puzzle_page(pack: str, puzzle_id: str, request: Request, ctx: Ctx,
+                focus: Annotated[str | None, Query(max_length=20)] = None) -> HTMLResponse:
+    """One puzzle; the cursor is in the question box (``?focus=answer``: the answer box)."""
+    return _page(request, ctx, Browser(request, ctx), pack, puzzle_id,
+                 focus="answer" if focus == "answer" else "question")
 
 
 def _move(request: Request, ctx: Ctx, pack: str, puzzle_id: str, action: str, text: str = "",
@@ -77,8 +82,9 @@ def _move(request: Request, ctx: Ctx, pack: str, puzzle_id: str, action: str, te
     except UnknownPuzzle as exc:
         return render(request, browser, "error.html", {"message": str(exc.args[0])}, status=404)
     except ValueError as exc:  # GameError and bad text
-        return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=400)
-    return redirect(f"/puzzles/{pack}/{puzzle_id}{_ANCHORS[action]}", browser)
+        return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=400,
+                     focus="answer" if action == "answer" else "question")
+    return redirect(f"/puzzles/{pack}/{puzzle_id}{_AFTER[action]}", browser)
 
 
 @router.post("/puzzles/{pack}/{puzzle_id}/ask", response_model=None)

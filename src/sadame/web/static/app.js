@@ -6,10 +6,10 @@
     var buttons = event.target.querySelectorAll("button[type=submit]");
     window.setTimeout(function () { buttons.forEach(function (b) { b.disabled = true; }); }, 0);
   });
-  // On a puzzle page the cursor goes back to the box of the last move: the question box
-  // (also set by the autofocus attribute) or, after an answer, the answer box.
+  // On a puzzle page the box marked autofocus (the question box, or the answer box after an
+  // answer) gets the cursor even where the browser skipped autofocus (e.g. a URL with a #fragment).
   document.addEventListener("DOMContentLoaded", function () {
-    var box = document.getElementById(window.location.hash === "#answer" ? "answer-text" : "question");
-    if (box) { box.focus(); }
+    var box = document.querySelector("main [autofocus]");
+    if (box && (!document.activeElement || document.activeElement === document.body)) { box.focus(); }
   });
 })();
