@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sadame.judge import load_pack
+from sadame.judge import bundled_pack, load_pack
 from sadame.web import WebSettings, create_app
 from tests.web.conftest import LiveServer, serve
 
@@ -124,3 +124,21 @@ def test_take_a_hint_solve_and_see_it_marked_solved(game_server: LiveServer, pag
         r.get_attribute("data-status") == "solved" for r in page.locator("tr[data-puzzle]").all()
     )
     assert page.locator("tr[data-puzzle='late-bus']").count() == 0
+
+
+VERDICT_JA = {"YES": "はい", "NO": "いいえ", "IRRELEVANT": "関係ありません", "UNCERTAIN": "どちらとも言えません"}
+
+
+def test_a_negated_question_gets_the_right_answer(live_server: LiveServer, page: Any) -> None:
+    """「Xは関係ない？」 about a key fact is answered いいえ (natural mode), with a note that still reads right."""
+    pack = bundled_pack("engineering")
+    puzzle = next(iter(pack.puzzles.values()))
+    negated = [q for q in puzzle.questions if "negation" in q.tags and q.expect in ("YES", "NO")]
+    key_fact = next(q for q in negated if q.expect == "NO")  # the negated question about a key fact
+    page.goto(f"{live_server.url}/puzzles/{pack.name}/{puzzle.id}")
+    _ask(page, key_fact.q)
+    last = page.locator(".history li").last
+    assert last.locator(".verdict").get_attribute("data-verdict") == key_fact.expect == "NO"
+    assert last.locator(".verdict").inner_text() == VERDICT_JA["NO"]
+    assert last.locator(".note").count() == 1, "the author's note is shown with the negated answer"
+    assert _focused(page) == "question"

@@ -9,8 +9,9 @@ before every point of the solution has been confirmed**, replaying the puzzle's 
 natural-question set (format 2 ``questions``; the ``examples`` for format 1) in
 :data:`REPLAY_ORDERS` fixed pseudo-random orders. Each question is judged once by
 the puzzle's rules (no LLM); a question *confirms* a solution group when its verdict
-is YES and its text names one of the group's words (the answer checker decides
-that). When fewer than half of the orders confirm every group, the median is
+is YES -- or NO to a question tagged ``negation`` / ``confirm-neg``
+(「電子レンジは関係ない？」→ いいえ) -- and its text names one of the group's words
+(the answer checker decides that). When fewer than half of the orders confirm every group, the median is
 ``None`` (the question set never gets there). The level (1-5) maps the median:
 ≤ 6 questions → 1, ≤ 10 → 2, ≤ 15 → 3, ≤ 22 → 4, more or never → 5.
 """
@@ -44,6 +45,8 @@ __all__ = [
 #: How many shuffled orders the replay tries (fixed seeds: the figure is reproducible).
 REPLAY_ORDERS = 51
 _LEVEL_BOUNDS = (6, 10, 15, 22)
+#: Question tags (pack format 2) whose いいえ still confirms the concept asked about.
+_NEGATED_TAGS = frozenset({"negation", "confirm-neg"})
 
 #: How each status reads in Japanese.
 STATUS_LABELS = {
@@ -71,15 +74,25 @@ def puzzle_difficulty(puzzle: Puzzle) -> int | None:
     return puzzle.difficulty
 
 
-def _replay_questions(puzzle: Puzzle) -> list[str]:
-    return [item.q for item in puzzle.questions] or [example.q for example in puzzle.examples]
+def _replay_questions(puzzle: Puzzle) -> list[tuple[str, tuple[str, ...]]]:
+    natural = [(item.q, item.tags) for item in puzzle.questions]
+    return natural or [(example.q, ()) for example in puzzle.examples]
 
 
-def _confirmations(puzzle: Puzzle, questions: list[str]) -> list[frozenset[int]]:
+def _confirms(verdict: str, tags: tuple[str, ...]) -> bool:
+    """はい to a question, or いいえ to a negated one (「電子レンジは関係ない？」→ いいえ).
+
+    >>> _confirms("NO", ("negation",)), _confirms("NO", ()), _confirms("YES", ("casual",))
+    (True, False, True)
+    """
+    return verdict == "YES" or (verdict == "NO" and not _NEGATED_TAGS.isdisjoint(tags))
+
+
+def _confirmations(puzzle: Puzzle, questions: list[tuple[str, tuple[str, ...]]]) -> list[frozenset[int]]:
     judge = Judge(puzzle)
     confirmed = []
-    for question in questions:
-        if judge.ask(question).verdict == "YES":
+    for question, tags in questions:
+        if _confirms(judge.ask(question).verdict, tags):
             confirmed.append(frozenset(check_answer(question, puzzle.solution).matched_groups))
         else:
             confirmed.append(frozenset())
