@@ -39,8 +39,10 @@ def puzzle_list(request: Request, ctx: Ctx, pack: Annotated[str | None, Query(ma
     pack, status = pack or None, status or None
     try:
         packs = ctx.game.listing(browser.sent, pack, status)
-    except (UnknownPuzzle, GameError) as exc:
+    except UnknownPuzzle as exc:
         return render(request, browser, "error.html", {"message": str(exc.args[0])}, status=404)
+    except GameError as exc:
+        return render(request, browser, "error.html", {"message": str(exc.args[0])}, status=400)
     context = {"packs": packs, "pack_names": [(p.name, p.title) for p in ctx.game.packs().values()],
                "statuses": list(STATUS_LABELS.items()), "pack": pack, "status": status}
     return render(request, browser, "puzzles.html", context)
