@@ -197,3 +197,19 @@ def test_measured_difficulty_is_reproducible_and_documented(game_pack: PuzzlePac
     assert first.questions == 4 and first.level == 1
     # late-bus: the two YES questions confirm one group each; the NO question confirms nothing.
     assert measure_difficulty(bus).median_questions in (2.0, 3.0)
+
+
+def test_the_readme_gives_away_no_truth() -> None:
+    """No sentence of any bundled puzzle's truth (真相) is quoted in the README."""
+    from sadame.judge import bundled_names, bundled_pack
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    sentences = [
+        (puzzle.id, sentence.strip())
+        for name in bundled_names()
+        for puzzle in bundled_pack(name).puzzles.values()
+        for sentence in puzzle.truth.replace("\n", "").split("。")
+        if len(sentence.strip()) >= 8
+    ]
+    assert len(sentences) >= 40
+    assert [(pid, s) for pid, s in sentences if s in readme] == []
