@@ -89,7 +89,7 @@ def test_puzzle_api_keeps_history_per_cookie_and_hides_the_truth(live_server: Li
             assert player.cookies.get("sadame_session"), "the first move issues a session cookie"
             bodies.append(response.text)
             assert response.json()["verdict"] == example.expect
-            assert set(response.json()) == {"question", "verdict", "note", "source"}
+            assert set(response.json()) == {"question", "verdict", "label", "note", "source"}
         view = player.get(base)
         bodies.append(view.text)
         assert [h["question"] for h in view.json()["history"]] == [e.q for e in examples]

@@ -113,7 +113,7 @@ def test_solve_a_puzzle_with_partial_credit_history_and_no_spoilers(live_server:
     assert page.locator("form.ask").count() == 0, "a solved puzzle takes no more questions"
 
     page.goto(f"{live_server.url}/puzzles")
-    assert page.locator(f"li[data-puzzle='{puzzle.id}'] .badge").inner_text() == "正解"
+    assert page.locator(f"tr[data-puzzle='{puzzle.id}'] td.status").inner_text() == "正解"
 
 
 def test_give_up_reveals_the_truth_only_then(live_server: LiveServer, page: Any) -> None:
@@ -125,7 +125,8 @@ def test_give_up_reveals_the_truth_only_then(live_server: LiveServer, page: Any)
     _ask(page, miss)
     truth_lines, _words = secrets_of(puzzle.id, puzzle.statement)
     assert leaks(recorder.take(), truth_lines, []) == []
-    page.click("form.give-up button")
+    page.click("details.give-up summary")
+    page.click("form.give-up-confirm button")
     page.wait_for_selector("#truth")
     assert truth_lines[0] in page.inner_text("#truth")
     page.reload()

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sadame.web._chart import build_chart
-from sadame.web._game import partial_credit_message
 from sadame.web._quotecheck import extract_quotes, segments
 
 
@@ -62,7 +61,3 @@ def test_chart_scales_every_session_and_marks_regressions() -> None:
     assert [(r["session"], r["count"]) for r in chart.regressions] == [("s3", 2)]
     assert build_chart([]).lines[0]["dots"] == []
 
-
-def test_partial_credit_message() -> None:
-    assert partial_credit_message(1, 2) == "惜しい、2つのうち1つは合っています"
-    assert partial_credit_message(0, 2) == "残念、まだ核心に届いていません"

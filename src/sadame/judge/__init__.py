@@ -19,8 +19,8 @@ from sadame.judge._engine import (
     judge_by_rules,
     normalize_question,
 )
-from sadame.judge._errors import JudgeError, TableError, UnknownPuzzle
-from sadame.judge._game import GameFinished, GameState, answer_feedback
+from sadame.judge._errors import GameError, GameFinished, JudgeError, TableError, UnknownPuzzle
+from sadame.judge._game import GameState, GameStatus
 from sadame.judge._judge import (
     MISS_NOTE,
     UNKNOWN,
@@ -45,6 +45,7 @@ from sadame.judge._loader import (
     resolve_table,
     table_schema,
 )
+from sadame.judge._messages import answer_feedback
 from sadame.judge._model import (
     MATCHING_MODES,
     AnswerExample,
@@ -85,8 +86,10 @@ __all__ = [
     "ExampleFailure",
     "ExampleReport",
     "FallbackAnswer",
+    "GameError",
     "GameFinished",
     "GameState",
+    "GameStatus",
     "Judge",
     "JudgeError",
     "JudgeFallback",

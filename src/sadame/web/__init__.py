@@ -12,7 +12,7 @@ Run it with ``sadame serve``; create tracker API keys with
 from __future__ import annotations
 
 from sadame.web._app import create_app
-from sadame.web._game import GameError, GameService, PuzzleNotFound, partial_credit_message
+from sadame.web._game import GameService
 from sadame.web._quotecheck import extract_quotes
 from sadame.web._settings import DEFAULT_MAX_BODY_BYTES, WebSettings
 from sadame.web._store import CreatedKey, GameStore, KeyStore, TenantNameError
@@ -20,17 +20,14 @@ from sadame.web._store import CreatedKey, GameStore, KeyStore, TenantNameError
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
     "CreatedKey",
-    "GameError",
     "GameService",
     "GameStore",
     "KeyStore",
-    "PuzzleNotFound",
     "TenantNameError",
     "WebSettings",
     "create_app",
     "create_key",
     "extract_quotes",
-    "partial_credit_message",
 ]
 
 

@@ -5,8 +5,8 @@ Exception map (most specific first)::
     RequestValidationError      -> 422  (wrong types, missing fields, malformed JSON)
     BodyTooLarge (middleware)   -> 413
     BudgetExhausted             -> 429  (a client's budget for the window is spent)
-    PuzzleNotFound / IssueNotFound / LookupError -> 404
-    GameError / IllegalTransition               -> 409
+    UnknownPuzzle / IssueNotFound / LookupError -> 404
+    GameError / IllegalTransition              -> 409
     other ValueError / TypeError (bad text ...) -> 400
     anything else                               -> 500 (a bug: the fuzz tests look for these)
 
@@ -26,8 +26,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sadame.judge import GameError, UnknownPuzzle
 from sadame.web._budget import BudgetExhausted
-from sadame.web._game import GameError, PuzzleNotFound
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
 
@@ -74,8 +74,8 @@ def install_error_handlers(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
-    @app.exception_handler(PuzzleNotFound)
-    async def _puzzle_missing(_request: Request, exc: PuzzleNotFound) -> SafeJSONResponse:
+    @app.exception_handler(UnknownPuzzle)
+    async def _puzzle_missing(_request: Request, exc: UnknownPuzzle) -> SafeJSONResponse:
         return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
 
     @app.exception_handler(BudgetExhausted)

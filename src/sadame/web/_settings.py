@@ -31,7 +31,8 @@ class WebSettings:
     """How the app behaves.
 
     * ``max_body_bytes``: request bodies above this size get 413 before any parsing.
-    * ``packs``: puzzle packs to serve, bundled names (``engineering``) or file paths.
+    * ``packs``: puzzle packs to serve, bundled names (``engineering``) or file paths;
+      empty (the default) serves every bundled pack.
     * ``judge_fallback``: ``"env"`` (the default) builds the LLM fallback that
       ``SADAME_LLM_*`` configures, or none when nothing is configured; pass a
       ``sadame.judge.JudgeFallback`` to use that one, or None for rules only. Without a
@@ -52,7 +53,7 @@ class WebSettings:
     """
 
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
-    packs: tuple[str, ...] = ("engineering",)
+    packs: tuple[str, ...] = ()
     judge_fallback: JudgeFallback | Literal["env"] | None = "env"
     cookie_secure: bool = field(default_factory=_cookie_secure_default)
     migrate: bool = True

@@ -43,6 +43,7 @@ _TENANT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 _PREFIX_LEN = len(KEY_PREFIX) + 6  # what list-keys shows of a key
 _MIN_REVOKE_PREFIX = 8
 _PURGE_EVERY = 60.0  # seconds between opportunistic purges per process
+_MAX_STATES_LISTED = 10_000
 
 
 class TenantNameError(ValueError):
@@ -234,6 +235,16 @@ class GameStore:
             return None
         loaded: dict[str, Any] = json.loads(raw)
         return loaded
+
+    def load_all(self, cookie: str) -> dict[tuple[str, str], dict[str, Any]]:
+        """Every stored game state of this browser, by (pack, puzzle id) -- one query."""
+        with Session(self._engine) as session:
+            rows = session.execute(
+                select(WebGameState.pack, WebGameState.puzzle_id, WebGameState.state)
+                .where(WebGameState.session_id == hash_secret(cookie))
+                .limit(_MAX_STATES_LISTED)
+            ).all()
+        return {(pack, puzzle_id): json.loads(raw) for pack, puzzle_id, raw in rows}
 
     def update(
         self,
