@@ -16,7 +16,9 @@ import click
 from sadame.cli._output import echo_json
 from sadame.judge import (
     PACK_FORMAT,
+    PACK_FORMAT2,
     TABLE_FORMAT,
+    TABLE_FORMAT2,
     Judge,
     JudgeError,
     PuzzlePack,
@@ -169,11 +171,15 @@ def coverage_command(table: str, questions: Path, puzzle: str | None, as_json: b
     click.echo(f"{len(never)} rule(s) never fired")
 
 
-@rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack > puzzles.schema.json")
+@rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack --format 2 > puzzles.schema.json")
 @click.option("--pack", is_flag=True, help=f"The puzzle-pack schema ({PACK_FORMAT}) instead of {TABLE_FORMAT}.")
-def schema_command(pack: bool) -> None:
+@click.option("--format", "version", type=click.Choice(["1", "2"]), default="1", show_default=True,
+              help=f"Format version (2: {TABLE_FORMAT2} / {PACK_FORMAT2}, with natural matching).")
+def schema_command(pack: bool, version: str) -> None:
     """Print the JSON Schema of rule tables (or puzzle packs) for editors."""
-    click.echo(json.dumps(table_schema(PACK_FORMAT if pack else TABLE_FORMAT), ensure_ascii=False, indent=2))
+    formats = {("1", False): TABLE_FORMAT, ("1", True): PACK_FORMAT,
+               ("2", False): TABLE_FORMAT2, ("2", True): PACK_FORMAT2}
+    click.echo(json.dumps(table_schema(formats[version, pack]), ensure_ascii=False, indent=2))
 
 
 @click.command("play", epilog="Example:\n\n    sadame play engineering")

@@ -33,7 +33,9 @@ from sadame.judge._judge import (
 from sadame.judge._loader import (
     MAX_TABLE_BYTES,
     PACK_FORMAT,
+    PACK_FORMAT2,
     TABLE_FORMAT,
+    TABLE_FORMAT2,
     bundled_names,
     bundled_pack,
     bundled_table,
@@ -43,7 +45,16 @@ from sadame.judge._loader import (
     resolve_table,
     table_schema,
 )
-from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge._model import (
+    MATCHING_MODES,
+    AnswerExample,
+    Example,
+    Puzzle,
+    PuzzlePack,
+    Question,
+    Rule,
+    RuleTable,
+)
 from sadame.judge._play import play
 from sadame.judge._tools import (
     CoverageReport,
@@ -57,10 +68,13 @@ from sadame.judge._tools import (
 )
 
 __all__ = [
+    "MATCHING_MODES",
     "MAX_TABLE_BYTES",
     "MISS_NOTE",
     "PACK_FORMAT",
+    "PACK_FORMAT2",
     "TABLE_FORMAT",
+    "TABLE_FORMAT2",
     "UNKNOWN",
     "AnswerCheck",
     "AnswerExample",
@@ -81,6 +95,7 @@ __all__ = [
     "LintReport",
     "Puzzle",
     "PuzzlePack",
+    "Question",
     "Rule",
     "RuleMatch",
     "RuleTable",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from sadame.judge._errors import UnknownPuzzle
@@ -17,7 +18,11 @@ from sadame.judge._errors import UnknownPuzzle
 if TYPE_CHECKING:
     from sadame.judge._engine import CompiledTable
 
-__all__ = ["AnswerExample", "Example", "Puzzle", "PuzzlePack", "Rule", "RuleTable"]
+__all__ = ["MATCHING_MODES", "AnswerExample", "Example", "Puzzle", "PuzzlePack", "Question", "Rule", "RuleTable"]
+
+#: How a table matches questions: ``seed`` (the seed's substring test, format 1)
+#: or ``natural`` (tokens, readings, normalized forms and polarity; format 2 default).
+MATCHING_MODES = ("seed", "natural")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,18 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """A natural question written the way players type (format 2), the verdict it
+    must get (``None``: no verdict), its tags (``negation``, ``kana``...) and
+    whether "no verdict" is acceptable instead (``none_ok``)."""
+
+    q: str
+    expect: str | None
+    tags: tuple[str, ...] = ()
+    none_ok: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerExample:
     """An answer text and whether :func:`check_answer` must call it correct
     (and, optionally, how many solution groups it must match)."""
@@ -71,6 +88,7 @@ class AnswerExample:
     a: str
     correct: bool
     matched: int | None = None
+    kind: str | None = None  #: correct / partial / wrong / denial / keywords (format 2)
 
 
 @dataclass(frozen=True)
@@ -80,6 +98,8 @@ class RuleTable:
     ``version`` is the sha256 hex digest of the table's canonical content: equal
     versions judge identically (given the same normalization contract).
     The compiled matcher is built on first use and cached on the instance.
+    ``matching`` is ``seed`` (format 1) or ``natural``; ``synonyms`` maps a rule
+    word to the variants it also matches (natural mode).
     """
 
     name: str
@@ -88,6 +108,9 @@ class RuleTable:
     version: str
     examples: tuple[Example, ...] = ()
     source: str | None = field(default=None, compare=False)
+    matching: str = "seed"
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    questions: tuple[Question, ...] = ()
 
     @cached_property
     def compiled(self) -> CompiledTable:
@@ -119,6 +142,9 @@ class Puzzle:
     solution: tuple[tuple[str, ...], ...]
     examples: tuple[Example, ...] = ()
     answer_examples: tuple[AnswerExample, ...] = ()
+    difficulty: int | None = None  #: 1 (easy) .. 5 (hard), format 2
+    hints: tuple[str, ...] = ()  #: revealed one at a time, format 2
+    questions: tuple[Question, ...] = ()  #: the natural-question set, format 2
 
     @property
     def answers(self) -> tuple[str, ...]:
@@ -135,6 +161,10 @@ class PuzzlePack:
     puzzles: Mapping[str, Puzzle]
     version: str
     source: str | None = field(default=None, compare=False)
+    format: str = "sadame.puzzles/1"
+    matching: str = "seed"
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    description: str | None = None
 
     def puzzle(self, puzzle_id: str) -> Puzzle:
         """The puzzle ``puzzle_id``; :class:`UnknownPuzzle` names the ids there are."""
