@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sadame.judge._engine import check_answer, judge_by_rules
+from sadame.judge._judge import Judge
 from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.normalize import normalize
 
@@ -226,15 +227,27 @@ class ExampleReport:
         }
 
 
+def rules_verdict(question: str, table: RuleTable) -> tuple[str | None, Rule | None, str | None]:
+    """(verdict, rule, matched word) from the rules alone, in the table's matching
+    mode; ``(None, None, None)`` when no rule gives a verdict."""
+    if table.matching == "natural":
+        result = Judge(table).ask(question)
+        if not result.answered or result.rule_index is None:
+            return None, None, None
+        return result.verdict, table.rules[result.rule_index], result.matched_word
+    hit = judge_by_rules(question, table)
+    if hit is None:
+        return None, None, None
+    return hit.rule.answer, hit.rule, hit.matched_word
+
+
 def _run_table_examples(table: RuleTable, puzzle: str | None) -> tuple[int, list[ExampleFailure]]:
     failures: list[ExampleFailure] = []
     for example in table.examples:
-        hit = judge_by_rules(example.q, table)
-        got = hit.rule.answer if hit else None
+        got, rule, word = rules_verdict(example.q, table)
         if got != example.expect:
             failures.append(ExampleFailure(
-                "question", example.q, example.expect, got, puzzle,
-                hit.rule.label if hit else None, hit.matched_word if hit else None,
+                "question", example.q, example.expect, got, puzzle, rule.label if rule else None, word,
             ))
     return len(table.examples), failures
 
@@ -314,11 +327,11 @@ def coverage(
         else:
             target, puzzle_id = table, None
         total += 1
-        hit = judge_by_rules(question, target)
-        if hit is None:
+        _, rule, _ = rules_verdict(question, target)
+        if rule is None:
             missed.append(question)
         else:
-            counter[(puzzle_id, hit.rule.index)] += 1
+            counter[(puzzle_id, rule.index)] += 1
     rows: list[tuple[str | None, Rule, int]] = []
     tables = (
         [(p.id, p.table) for p in table.puzzles.values()] if isinstance(table, PuzzlePack) else [(None, table)]

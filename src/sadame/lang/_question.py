@@ -1,0 +1,167 @@
+"""The polarity of a yes/no question with respect to a phrase in it.
+
+「電子レンジは関係ある？」 asks the proposition as it is (positive);
+「電子レンジは関係ない？」 asks its negation; 「電子レンジのせいじゃない？」 is a guess
+that it *is* so (a suggestion: positive); 「電子レンジのせいじゃないよね？」 confirms the
+negative. :func:`question_polarity` reads the words after the phrase, up to the end
+of its clause, and says which (or ``unclear`` when it cannot tell: a negation inside
+a relative clause, an either-or question, 「〜以外」).
+
+The reading, in steps:
+
+1. the tail: the tokens after the phrase up to the end of its clause; when the
+   question ends with a bare follow-up sentence (「関係ありますか？ないですか？」)
+   that sentence's polarity is the one asked;
+2. sentence-final material is stripped (か の ね よ な かな っけ, です/ます/でしょう,
+   だろう); 「よね」「よな」 mark a confirmation;
+3. a final suggestion marker is dropped: copula + ない (「じゃない？」「ではないか」
+   「じゃなかった？」「ではありませんか」) or 「〜くない？」 after an adjective or a
+   negator (「関係なくない？」); not when the question confirms (「じゃないよね」);
+4. the negators left are counted: odd -> negative, even -> positive (double negatives
+   cancel); a negator followed by a content word (「使わない人」) -> unclear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from sadame.lang._analyzer import Token
+from sadame.lang._polarity import is_negator
+
+__all__ = ["Polarity", "question_polarity"]
+
+Polarity = Literal["positive", "negative", "unclear"]
+
+_FINAL_PARTICLES = frozenset({"か", "の", "ね", "ねえ", "ねぇ", "よ", "な", "なあ", "かな", "っけ", "け", "わ", "さ", "ぞ"})
+_FINAL_AUX = frozenset({"です", "ます", "だ", "う", "よう", "だろう", "でしょう", "っす"})
+_CONFIRM = (("よ", "ね"), ("よ", "な"), ("よ", "ねえ"), ("よ", "ねぇ"))
+_CLAUSE_CONJUNCTIONS = frozenset({"が", "けど", "けれど", "けれども", "し", "から", "ので", "のに", "て", "で", "ば", "たら"})
+_FORMAL_NOUNS = frozenset({"わけ", "訳", "こと", "事", "はず", "筈", "の", "ん"})
+_LEXICAL_NEGATIVES = frozenset({"無関係", "関係無し", "関係なし"})
+_EXCEPT = frozenset({"以外", "他", "ほか"})
+
+
+def _is_clause_end(token: Token) -> bool:
+    if token.pos[0] == "補助記号" and token.pos[1] in ("句点", "読点", "一般"):
+        return True
+    return token.pos[0] == "助詞" and token.pos[1] == "接続助詞" and token.surface in _CLAUSE_CONJUNCTIONS
+
+
+def _is_sentence_end(token: Token) -> bool:
+    return token.pos[0] == "補助記号" and (token.pos[1] == "句点" or token.surface in ("?", "!", "？", "！"))
+
+
+def _clause_tail(tokens: Sequence[Token], end: int) -> list[Token]:
+    tail: list[Token] = []
+    for token in tokens[end:]:
+        if _is_clause_end(token) and not (tail and _is_copula_te(tail[-1], token)):
+            break
+        tail.append(token)
+    return tail
+
+
+def _is_copula_te(previous: Token, token: Token) -> bool:
+    """「で」 of 「ではない」 is a particle/copula, not a clause conjunction."""
+    return token.surface == "で" and previous.pos[0] in ("名詞", "助詞")
+
+
+def _bare_followup(tokens: Sequence[Token], end: int) -> list[Token] | None:
+    """The last sentence, if it comes after the phrase's sentence and has no content
+    word besides ある/ない (「…ありますか？ないですか？」)."""
+    starts = [i + 1 for i in range(end, len(tokens) - 1) if _is_sentence_end(tokens[i])]
+    if not starts:
+        return None
+    last = [t for t in tokens[starts[-1]:] if t.pos[0] != "補助記号"]
+    if not last or not any(is_negator(t) for t in last):
+        return None
+    if any(t.is_content and t.lemma not in ("ある", "無い", "ない") for t in last):
+        return None
+    return last
+
+
+def _strip_ending(tail: list[Token]) -> tuple[list[Token], bool]:
+    """Drop sentence-final particles and polite/copula auxiliaries; report 「よね」."""
+    surfaces = [t.surface for t in tail]
+    confirm = any(tuple(surfaces[i:i + 2]) in _CONFIRM for i in range(len(surfaces) - 1))
+    asked = list(tail)
+    while asked:
+        last = asked[-1]
+        if last.pos[0] == "補助記号" or last.pos[0] == "空白" or (last.pos[0] == "助詞" and last.pos[1] in ("終助詞", "準体助詞") and last.surface in _FINAL_PARTICLES | {"ん"}) or (last.pos[0] == "助動詞" and last.lemma in _FINAL_AUX and last.surface not in ("じゃ", "で")):
+            asked.pop()
+        else:
+            break
+    return asked, confirm
+
+
+def _copula_before(head: Sequence[Token], ended_with_ka: bool) -> bool:
+    """「じゃ」, or 「では」 when the question ends with か (「ではないか」, not 「ではない？」)."""
+    if head and head[-1].surface == "じゃ":
+        return True
+    return ended_with_ka and len(head) >= 2 and head[-1].surface == "は" and head[-2].surface == "で"
+
+
+def _drop_suggestion(asked: list[Token], ended_with_ka: bool, confirm: bool) -> list[Token]:
+    """Remove a final suggestion marker (「じゃない？」「ではないか」「なくない？」)."""
+    if confirm or len(asked) < 2:
+        return asked
+    index = len(asked) - 1
+    if asked[index].surface == "た" and index >= 2:
+        index -= 1  # 「じゃなかった？」
+    negator = asked[index]
+    if not is_negator(negator):
+        return asked
+    head = asked[:index]
+    dropped = asked[:index] + asked[index + 1:]
+    if negator.surface == "ん" and len(head) >= 2 and head[-1].lemma == "ます" and head[-2].lemma == "ある":
+        return dropped if _copula_before(head[:-2], ended_with_ka) else asked  # 「ではありませんか」
+    if _copula_before(head, ended_with_ka):
+        return dropped
+    previous = head[-1]
+    adverbial = previous.surface.endswith("く") and (is_negator(previous) or previous.pos[0] == "形容詞")
+    if negator.surface != "ん" and adverbial:
+        return dropped  # 「関係なくない？」「おかしくない？」
+    return asked
+
+
+def _is_content_word(token: Token) -> bool:
+    if not token.is_content or token.pos[0] == "接尾辞" or is_negator(token):
+        return False
+    return token.lemma not in _FORMAL_NOUNS and token.normalized not in _FORMAL_NOUNS
+
+
+def _count(asked: Sequence[Token]) -> Polarity:
+    negators = [i for i, t in enumerate(asked) if is_negator(t) or t.lemma in _LEXICAL_NEGATIVES]
+    if not negators:
+        return "positive"
+    for i in negators:
+        after = asked[i + 1:]
+        if any(_is_content_word(t) for t in after):
+            return "unclear"  # 「使わない人」: the negation belongs to a relative clause
+    if any(t.surface == "か" and t.pos[1] == "副助詞" for t in asked[: negators[-1]]):
+        return "unclear"  # 「あるかないか」
+    return "negative" if len(negators) % 2 else "positive"
+
+
+def question_polarity(tokens: Sequence[Token], end: int) -> Polarity:
+    """How the question asks about the phrase ending before ``tokens[end]``.
+
+    >>> from sadame.lang import analyze
+    >>> toks = analyze("電子レンジは関係ない？")
+    >>> question_polarity(toks, 1)
+    'negative'
+    >>> question_polarity(analyze("電子レンジのせいじゃない？"), 1)
+    'positive'
+    >>> question_polarity(analyze("電子レンジのせいじゃないよね？"), 1)
+    'negative'
+    >>> question_polarity(analyze("電子レンジを使わない人が多い？"), 1)
+    'unclear'
+    """
+    if end < len(tokens) and tokens[end].lemma in _EXCEPT:
+        return "unclear"
+    followup = _bare_followup(tokens, end)
+    tail = followup if followup is not None else _clause_tail(tokens, end)
+    ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])
+    asked, confirm = _strip_ending(tail)
+    asked = _drop_suggestion(asked, ended_with_ka, confirm)
+    return _count(asked)
