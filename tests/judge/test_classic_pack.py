@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack, check_answer, lint_table, run_examples
+from sadame.judge import (
+    Judge,
+    Puzzle,
+    PuzzlePack,
+    bundled_names,
+    bundled_pack,
+    check_answer,
+    lint_table,
+    run_examples,
+)
 from sadame.normalize import normalize
 
 
