@@ -42,7 +42,7 @@ def test_answer_prints_partial_credit(data_dir: Path) -> None:
     code, out = _run("answer", str(data_dir / "seed.yaml"), "--puzzle", "prod-only-images", "大文字小文字の違い")
     assert code == 0
     assert json.loads(out) == {"correct": False, "matched": 1, "total": 2, "matched_groups": [0],
-                               "feedback": "惜しい、2つのうち1つは合っています"}
+                               "advice": None, "feedback": "惜しい、2つのうち1つは合っています"}
 
 
 def test_rules_is_a_group_others_can_extend() -> None:

@@ -54,6 +54,7 @@ from sadame.judge._model import (
     Question,
     Rule,
     RuleTable,
+    Solution,
 )
 from sadame.judge._play import play
 from sadame.judge._tools import (
@@ -99,6 +100,7 @@ __all__ = [
     "Rule",
     "RuleMatch",
     "RuleTable",
+    "Solution",
     "TableError",
     "UnknownPuzzle",
     "answer_feedback",
