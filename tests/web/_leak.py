@@ -47,3 +47,15 @@ def leaks(bodies: list[str], truth_lines: list[str], words: list[str]) -> list[s
         found.extend(f"truth: {line}" for line in truth_lines if line in body)
         found.extend(f"rule word: {word}" for word in words if word in body)
     return sorted(set(found))
+
+
+def all_public_titles() -> list[str]:
+    """Every bundled puzzle's title and pack title: the puzzle list shows them all to anyone."""
+    from sadame.judge import bundled_names, bundled_pack
+
+    titles: list[str] = []
+    for name in bundled_names():
+        pack = bundled_pack(name)
+        titles.append(pack.title)
+        titles.extend(p.title for p in pack.puzzles.values())
+    return titles

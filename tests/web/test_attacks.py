@@ -214,7 +214,8 @@ def test_cookie_is_http_only_lax_and_secure_when_configured(db_url: str) -> None
     app = create_app(db_url, settings=replace(WebSettings(judge_fallback=None), cookie_secure=True))
     server, thread, url = start(app)
     try:
-        with httpx.Client(base_url=url) as client:
+        # the first listing loads every bundled pack: allow for a slow, shared machine
+        with httpx.Client(base_url=url, timeout=120) as client:
             pack = client.get("/api/puzzles").json()[0]
             response = client.post(f"/api/puzzles/{pack['name']}/{pack['puzzles'][0]['id']}/give-up")
         cookie = response.headers["set-cookie"].lower()

@@ -16,6 +16,7 @@ from sadame.judge._engine import (
     CompiledTable,
     RuleMatch,
     check_answer,
+    compile_table,
     judge_by_rules,
     normalize_question,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "bundled_pack",
     "bundled_table",
     "check_answer",
+    "compile_table",
     "coverage",
     "judge_by_rules",
     "lint_table",
