@@ -11,6 +11,7 @@ lint/test/cover tables, and play the bundled lateral-thinking puzzles.
 
 from __future__ import annotations
 
+from sadame.judge._answer import KEYWORDS_ADVICE, TOO_LONG_ADVICE
 from sadame.judge._engine import (
     AnswerCheck,
     CompiledTable,
@@ -22,6 +23,7 @@ from sadame.judge._engine import (
 )
 from sadame.judge._errors import GameError, GameFinished, JudgeError, TableError, UnknownPuzzle
 from sadame.judge._game import GameState, GameStatus
+from sadame.judge._import import import_seed_rules
 from sadame.judge._judge import (
     MISS_NOTE,
     UNKNOWN,
@@ -58,7 +60,17 @@ from sadame.judge._model import (
     RuleTable,
     Solution,
 )
+from sadame.judge._natural import DEFAULT_POLICY, POLICIES, NaturalHit, NaturalOutcome, natural_match
 from sadame.judge._play import play
+from sadame.judge._questions import (
+    POLARITY_TAGS,
+    PuzzleFigures,
+    QuestionOutcome,
+    QuestionReport,
+    load_questions,
+    render_questions,
+    run_questions,
+)
 from sadame.judge._tools import (
     CoverageReport,
     ExampleFailure,
@@ -71,13 +83,18 @@ from sadame.judge._tools import (
 )
 
 __all__ = [
+    "DEFAULT_POLICY",
+    "KEYWORDS_ADVICE",
     "MATCHING_MODES",
     "MAX_TABLE_BYTES",
     "MISS_NOTE",
     "PACK_FORMAT",
     "PACK_FORMAT2",
+    "POLARITY_TAGS",
+    "POLICIES",
     "TABLE_FORMAT",
     "TABLE_FORMAT2",
+    "TOO_LONG_ADVICE",
     "UNKNOWN",
     "AnswerCheck",
     "AnswerExample",
@@ -98,9 +115,14 @@ __all__ = [
     "JudgeSource",
     "LintFinding",
     "LintReport",
+    "NaturalHit",
+    "NaturalOutcome",
     "Puzzle",
+    "PuzzleFigures",
     "PuzzlePack",
     "Question",
+    "QuestionOutcome",
+    "QuestionReport",
     "Rule",
     "RuleMatch",
     "RuleTable",
@@ -114,14 +136,19 @@ __all__ = [
     "check_answer",
     "compile_table",
     "coverage",
+    "import_seed_rules",
     "judge_by_rules",
     "lint_table",
     "load_pack",
+    "load_questions",
     "load_table",
+    "natural_match",
     "normalize_question",
     "parse_table",
     "play",
+    "render_questions",
     "resolve_table",
     "run_examples",
+    "run_questions",
     "table_schema",
 ]

@@ -17,17 +17,25 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
    boundary and ends on one (or inside a verb/adjective/auxiliary: authors write
    stems such as 「抜い」「何かを使」). So 「ログ」 never fires inside 「プログラム」
    「ブログ」. ``not`` words block on any occurrence, as in the seed.
-5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書) is
-   kana, so it can only match kana the player typed: 飴 is never read as あめ and
-   compared with 雨. A reading shared by two different words of the table (雨/飴:
-   あめ) is ambiguous and is not used at all, and a reading of one or two kana must
-   cover exactly one whole token.
-6. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
+5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書;
+   only words with kanji, digits or latin letters get one) is kana, so it can only
+   match kana the player typed (kanji typos aside, step 6): 飴 is never read as あめ
+   and compared with 雨. A reading shared by
+   two different words of different rules (雨/飴: あめ) is ambiguous and is not used
+   at all (lint J104), and a reading of one or two kana must cover exactly one whole
+   token.
+6. **Kanji typos** (an IME slip: 「検策」 for 検索, 「正規可」 for 正規化): where the
+   analyzer leaves a lone kanji or an unknown word, the question is also read aloud
+   and compared with rule words' readings of four kana or more.
+7. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
    (「雨」 inside 「雨漏り」, 「外に出」 inside 「外に出ない」).
-7. **Polarity** (:func:`sadame.lang.question_polarity`) of each remaining phrase:
-   a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay); negation inside the
-   rule's own phrase does not count; ``unclear`` gives no verdict, never a guess.
-8. **Conflicts** between phrases with different verdicts: see :data:`POLICIES`.
+8. **Polarity** (:func:`sadame.lang.question_polarity`, strict) of each remaining
+   phrase: a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay) when it
+   negates the phrase's relevance, identity or own verb; negation inside the rule's
+   own phrase does not count; the negation of another predicate, a wh-question, an
+   incidental attribute (「キーボードの色」) or 「XはChrome？」 are ``unclear``: no
+   verdict, never a guess.
+9. **Conflicts** between phrases with different verdicts: see :data:`POLICIES`.
 """
 
 from __future__ import annotations
@@ -44,18 +52,7 @@ from sadame.judge._model import Rule, RuleTable
 from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
-__all__ = [
-    "MAX_QUESTION_CHARS",
-    "POLICIES",
-    "NaturalHit",
-    "NaturalOutcome",
-    "NaturalTable",
-    "clean",
-    "fired_phrases",
-    "fold",
-    "natural_match",
-    "natural_table",
-]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_match"]
 
 #: Longer questions get no verdict (a question is a sentence or two).
 MAX_QUESTION_CHARS = 500
@@ -67,9 +64,14 @@ Policy = Literal["first", "focus", "agree", "conjunction"]
 #: facts is true only if all are). Measured in ``docs/readme/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
 DEFAULT_POLICY: Policy = "conjunction"
-STRICT_POLARITY = True
 
 _DASH_AFTER_KANA = re.compile(r"(?<=[\u3041-\u309f\u30a1-\u30fa\u30fc])[-\u2010-\u2015\u2212\uff0d\uff70~〜～]")
+#: Only words with kanji, digits or latin letters get a reading variant (kana typed
+#: for kanji: 「しょうめいしょ」, 「でぃーえぬえす」; the analyzer's "reading" of
+#: symbols is not one).
+_READ = re.compile(r"[0-9A-Za-z\u3400-\u4dbf\u4e00-\u9fff々]")
+#: Kanji typos are matched by reading only for readings this long (けんさく, not あめ).
+_MIN_HOMOPHONE = 4
 _INFLECTING = frozenset({"動詞", "形容詞", "助動詞"})
 _FLIP = {"YES": "NO", "NO": "YES"}
 _NATURAL_ATTR = "_sadame_natural_table"
@@ -135,7 +137,7 @@ def _word_forms(word: str) -> tuple[str, set[str], set[str]]:
     tokens = analyze(cleaned)
     identity = fold("".join(t.normalized for t in tokens)) or fold(cleaned)
     spellings = {fold(cleaned), identity, fold("".join(t.lemma for t in tokens))}
-    readings = {fold("".join(t.reading for t in tokens))}
+    readings = {fold("".join(t.reading for t in tokens))} if _READ.search(cleaned) else set()
     spellings.discard("")
     readings.discard("")
     return identity, spellings, readings - spellings
@@ -160,6 +162,7 @@ class NaturalTable:
             self._not_ids.append(frozenset(self._word_id(w, ids, any_rules) for w in rule.not_))
         self._any_rules = tuple(tuple(r) for r in any_rules)
         self._origin = self._origins(folded_synonyms)
+        self._dropped: list[tuple[str, tuple[str, ...]]] = []
         self.variants, self.automaton = self._compile()
 
     def _word_id(self, word: str, ids: dict[str, int], any_rules: list[list[int]]) -> int:
@@ -197,14 +200,21 @@ class NaturalTable:
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), False))
         for form, wids in read.items():
-            if form in spelled or len({identity[w] for w in wids}) > 1:
-                continue  # ambiguous reading (雨/飴: あめ), or already a spelling
+            if form in spelled:
+                continue
+            if len({identity[w] for w in wids}) > 1 and len({self._any_rules[w] for w in wids}) > 1:
+                self._dropped.append((form, tuple(self.words[w] for w in sorted(wids))))
+                continue  # ambiguous reading (雨/飴: あめ)
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), True))
         if not variants:
             return variants, None
         automaton.make_automaton()
         return variants, automaton
+
+    def dropped_readings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Readings shared by different words, not used for matching: (reading, words)."""
+        return tuple(self._dropped)
 
     def rules_for(self, word: int) -> tuple[int, ...]:
         return self._any_rules[word]
@@ -338,7 +348,38 @@ def _occurrences(
                 present.update(variant.words)
             if span is not None:
                 found.extend(_Occurrence(w, *span) for w in variant.words)
+    found.extend(_homophones(table, tokens))
     return found, present
+
+
+def _typo_fragment(token: Token) -> bool:
+    """One lone kanji, or a word the dictionary does not know: where an IME slip
+    (「検策」 for 検索 -> 「検|策」) leaves the question."""
+    if token.oov:
+        return True
+    return len(token.surface) == 1 and _script(token.surface) == 0
+
+
+def _homophones(table: NaturalTable, tokens: Sequence[Token]) -> list[_Occurrence]:
+    """Kanji typos: the question read aloud, matched against the readings of rule
+    words (4 kana or more), only where the phrase holds a lone kanji or an unknown
+    word -- so 「構成」 (a real word) never stands in for 校正."""
+    if not any(_typo_fragment(t) and _script(t.surface[:1]) == 0 for t in tokens):
+        return []
+    pieces = [fold(t.reading) for t in tokens]
+    view = _build_view(tokens, pieces, pieces)
+    found: list[_Occurrence] = []
+    assert table.automaton is not None
+    for last, vid in table.automaton.iter(view.text):
+        variant = table.variants[vid]
+        if not variant.reading or variant.length < _MIN_HOMOPHONE:
+            continue
+        start, stop = last + 1 - variant.length, last + 1
+        head, tail = view.starts.get(start), view.ends.get(stop)
+        if head is None or tail is None or not any(map(_typo_fragment, tokens[head[0]:tail[0]])):
+            continue
+        found.extend(_Occurrence(w, head[1], tail[1], tail[0]) for w in variant.words)
+    return found
 
 
 def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> tuple[str | None, Polarity]:
@@ -346,7 +387,7 @@ def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> t
         return rule.answer, "positive"
     if wh:
         return None, "unclear"  # 「誰が設置した？」 cannot be answered yes or no
-    polarity = question_polarity(tokens, token_end, strict=STRICT_POLARITY)
+    polarity = question_polarity(tokens, token_end, strict=True)
     if polarity == "unclear":
         return None, polarity
     return (_FLIP[rule.answer] if polarity == "negative" else rule.answer), polarity
@@ -368,14 +409,14 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
     fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
     covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
-    wh = bool(fired) and is_wh_question(tokens)
+    wh = bool(fired) and is_wh_question(tokens, covered)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
         if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
         verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)
-        if _attribute_of(tokens, occ.token_end, covered):
+        if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end

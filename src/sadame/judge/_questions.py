@@ -9,11 +9,14 @@ polarity subset is the questions tagged ``negation``, ``suggestion``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
+from sadame.judge._errors import TableError
 from sadame.judge._judge import Judge
+from sadame.judge._loader import MAX_TABLE_BYTES, parse_yaml
 from sadame.judge._model import PuzzlePack, Question, RuleTable
 from sadame.judge._natural import DEFAULT_POLICY, Policy
 
@@ -22,9 +25,12 @@ __all__ = [
     "PuzzleFigures",
     "QuestionOutcome",
     "QuestionReport",
+    "load_questions",
+    "render_questions",
     "run_questions",
 ]
 
+QUESTIONS_FORMAT = "sadame.questions/1"
 POLARITY_TAGS = frozenset({"negation", "suggestion", "confirm-neg", "double-negation"})
 Grade = Literal["right", "wrong", "none"]
 
@@ -131,17 +137,88 @@ def _run_table(table: RuleTable, name: str | None, policy: Policy,
     return outcomes
 
 
-def run_questions(table: RuleTable | PuzzlePack, policy: Policy = DEFAULT_POLICY) -> QuestionReport:
-    """Judge every natural question of a table or of each puzzle of a pack."""
+def run_questions(
+    table: RuleTable | PuzzlePack, policy: Policy = DEFAULT_POLICY,
+    questions: Mapping[str | None, Sequence[Question]] | None = None,
+) -> QuestionReport:
+    """Judge every natural question of a table or of each puzzle of a pack; with
+    ``questions`` (puzzle id, or None for a table -> questions, as from
+    :func:`load_questions`), judge those instead (a held-out set)."""
     if isinstance(table, RuleTable):
-        outcomes = _run_table(table, None, policy, table.questions)
+        own = table.questions if questions is None else questions.get(None, ())
+        outcomes = _run_table(table, None, policy, own)
         return QuestionReport(tuple(outcomes), (_figures(table.name, outcomes),), policy)
     if not isinstance(table, PuzzlePack):
         raise TypeError(f"run_questions expects a RuleTable or PuzzlePack, got {type(table).__name__}")
+    if questions is not None:
+        unknown = sorted(str(p) for p in questions if p not in table.puzzles)
+        if unknown:
+            raise TableError(f"questions for puzzles the pack {table.name!r} does not have: {', '.join(unknown)}")
     every: list[QuestionOutcome] = []
     figures: list[PuzzleFigures] = []
     for puzzle in table.puzzles.values():
-        outcomes = _run_table(puzzle.table, puzzle.id, policy, puzzle.questions)
+        own = puzzle.questions if questions is None else questions.get(puzzle.id, ())
+        outcomes = _run_table(puzzle.table, puzzle.id, policy, own)
         every.extend(outcomes)
         figures.append(_figures(puzzle.id, outcomes))
     return QuestionReport(tuple(every), tuple(figures), policy)
+
+
+def _question(item: Any, index: int) -> tuple[str | None, Question]:
+    if not isinstance(item, dict) or not isinstance(item.get("q"), str) or "expect" not in item:
+        raise TableError(f"questions[{index}]: expected a mapping with q and expect")
+    unknown = sorted(set(item) - {"puzzle", "q", "expect", "tags", "none_ok"})
+    if unknown:
+        raise TableError(f"questions[{index}]: unknown key {unknown[0]!r}")
+    puzzle, expect, tags = item.get("puzzle"), item["expect"], item.get("tags", [])
+    if not (puzzle is None or isinstance(puzzle, str)) or not (expect is None or isinstance(expect, str)):
+        raise TableError(f"questions[{index}]: puzzle and expect must be strings (or null)")
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise TableError(f"questions[{index}]: tags must be a list of strings")
+    return puzzle, Question(item["q"], expect, tuple(tags), bool(item.get("none_ok", False)))
+
+
+def load_questions(path: str | Path) -> dict[str | None, tuple[Question, ...]]:
+    """A held-out question file (``format: sadame.questions/1``; ``questions`` items as
+    in a pack, plus ``puzzle``), grouped by puzzle id (None for a plain table)."""
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()[: MAX_TABLE_BYTES + 1]
+    except OSError as exc:
+        raise TableError(f"cannot read: {exc.strerror or exc}", file=file) from None
+    if len(raw) > MAX_TABLE_BYTES:
+        raise TableError(f"file is larger than {MAX_TABLE_BYTES:,} bytes", file=file)
+    data = parse_yaml(raw.decode("utf-8", errors="replace"), file)
+    if not isinstance(data, dict) or data.get("format") != QUESTIONS_FORMAT or not isinstance(
+        data.get("questions"), list
+    ):
+        raise TableError(f"expected format: {QUESTIONS_FORMAT} with a list of questions", file=file)
+    grouped: dict[str | None, list[Question]] = {}
+    for index, item in enumerate(data["questions"]):
+        puzzle, question = _question(item, index)
+        grouped.setdefault(puzzle, []).append(question)
+    return {puzzle: tuple(items) for puzzle, items in grouped.items()}
+
+
+def _row(figures: PuzzleFigures) -> str:
+    return (f"{figures.name:<32} {figures.total:>5} {figures.right:>6} {figures.wrong:>6} {figures.none:>6}"
+            f" {figures.right_rate:>7.1%} {figures.wrong_rate:>7.1%}")
+
+
+def render_questions(report: QuestionReport, min_right: float = 0.9, max_wrong: float = 0.02) -> str:
+    """The per-puzzle table of ``sadame rules test`` (plain text), with the misses."""
+    failing = {p.name for p in report.failing(min_right, max_wrong)}
+    lines = [f"natural questions (rules only, policy {report.policy}):",
+             f"{'puzzle':<32} {'total':>5} {'right':>6} {'wrong':>6} {'none':>6} {'right%':>7} {'wrong%':>7}"]
+    lines.extend(_row(p) + ("  FAIL" if p.name in failing else "") for p in report.puzzles if p.total)
+    lines.append(_row(report.total))
+    lines.append(_row(report.polarity) + "  (negation, suggestion, confirm-neg, double-negation)")
+    for outcome in report.outcomes:
+        if outcome.grade != "right":
+            where = f"[{outcome.puzzle}] " if outcome.puzzle else ""
+            fired = f" (rule {outcome.rule} on {outcome.matched_word!r})" if outcome.rule else ""
+            lines.append(f"{outcome.grade.upper():5} {where}{outcome.question.q!r}: expected "
+                         f"{outcome.question.expect!r}, got {outcome.got!r}{fired}")
+    lines.append(f"thresholds: right >= {min_right:.0%}, wrong <= {max_wrong:.0%} per puzzle: "
+                 + ("FAIL " + ", ".join(sorted(failing)) if failing else "ok"))
+    return "\n".join(lines)
