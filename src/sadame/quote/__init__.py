@@ -32,6 +32,7 @@ from sadame.quote._gates import (
 from sadame.quote._ground import (
     GROUNDING_FLAGS,
     MAX_CLAIM_NUMBERS,
+    MAX_MENTIONS,
     MAX_NUMBER_SPANS,
     NUMERIC_KINDS,
     ClaimResult,
@@ -69,6 +70,7 @@ __all__ = [
     "GROUNDING_FLAGS",
     "MAX_CLAIM_NUMBERS",
     "MAX_HINTS",
+    "MAX_MENTIONS",
     "MAX_NUMBER_SPANS",
     "MAX_PARTS",
     "MAX_QUOTES",
