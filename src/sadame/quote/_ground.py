@@ -50,7 +50,14 @@ from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from typing import Any, Literal, get_args
 
-from sadame.normalize import PRESETS, NormalizedText, NormalizeFlags, WhitespaceMode, normalize_with_offsets
+from sadame.normalize import (
+    PRESETS,
+    NormalizedText,
+    NormalizeFlags,
+    WhitespaceMode,
+    normalize,
+    normalize_with_offsets,
+)
 from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 
@@ -90,7 +97,7 @@ MAX_NUMBER_SPANS = 10
 #: Numbers reported per claim.
 MAX_CLAIM_NUMBERS = 1000
 #: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
-MAX_MENTIONS = 10_000
+MAX_MENTIONS = 5_000
 _NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
 
@@ -103,6 +110,7 @@ _VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
 #: scanner sees what the preset's scanner sees, and nothing that merges tokens.
 #: Derived from the preset, so a step added to the contract is inherited, not forgotten.
 GROUNDING_FLAGS: NormalizeFlags = replace(PRESETS["numeric"], numeric=False, whitespace=WhitespaceMode.KEEP)
+_NFKC_ONLY: NormalizeFlags = replace(GROUNDING_FLAGS, markdown_strip=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +235,8 @@ def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
     """:func:`numeric_mentions` and whether the text had more numerals than were scanned."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if _NUMERAL_RUN.search(normalize(text, flags=_NFKC_ONLY)) is None:
+        return [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
     limit = _scan_limit(text)
     truncated = limit < len(text)
     normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
