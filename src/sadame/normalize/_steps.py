@@ -46,7 +46,7 @@ _CJK_CHAR = re.compile(_CJK_CLASS)
 # scan jumps from space to space; each test looks at one neighbour.
 _CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
 _COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
-_COLON_SPACE = re.compile(f"(?<=[:：]){_WS_CLASS}++")
+_COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
 _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
 
@@ -363,31 +363,48 @@ def _wrapping_pair(text: str) -> tuple[int, int] | None:
 
 
 def _equivalences_text(text: str, flags: NormalizeFlags) -> str:
-    return _equivalences_mapped(Mapped(text, [], []), flags, with_offsets=False).text
+    # The same transformation as _equivalences_mapped, without offsets; each rule is
+    # skipped outright (a C-level ``in``) when its characters are absent.
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(text)
+        if pair is not None:
+            i, j = pair
+            text = text[:i] + text[i + 1 : j] + text[j + 1 :]
+    if Equivalence.COMMA in chosen and ("," in text or "，" in text):
+        text = _COMMA.sub("、", text)
+    if Equivalence.COLON_SPACE in chosen and (":" in text or "：" in text):
+        text = _COLON_SPACE.sub(r"\1", text)
+    return text
 
 
-def _equivalences_mapped(m: Mapped, flags: NormalizeFlags, with_offsets: bool = True) -> Mapped:
+def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     chosen = flags.equivalences
     if Equivalence.WRAPPING_QUOTES in chosen:
         pair = _wrapping_pair(m.text)
         if pair is not None:
-            m = _drop_positions(m, pair, with_offsets)
+            m = _drop_positions(m, pair)
     if Equivalence.COMMA in chosen and m.text:
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and m.text:
-        if not with_offsets:
-            return Mapped(_COLON_SPACE.sub("", m.text), [], [])
-        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.start(), run.end())]
+        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
         if dropped:
-            m = _drop_positions(m, dropped, with_offsets)
+            m = _drop_positions(m, dropped)
     return m
 
 
-def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int], with_offsets: bool) -> Mapped:
-    gone = set(positions)
-    if not with_offsets:
-        return Mapped("".join(c for i, c in enumerate(m.text) if i not in gone), [], [])
-    return m.select([i for i in range(len(m.text)) if i not in gone])
+def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
+    """``m`` without the characters at ``positions`` (ascending): kept ranges copied whole."""
+    texts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for gone in (*positions, len(m.text)):
+        texts.append(m.text[pos:gone])
+        starts.extend(m.starts[pos:gone])
+        ends.extend(m.ends[pos:gone])
+        pos = gone + 1
+    return Mapped("".join(texts), starts, ends)
 
 
 # -- whitespace ---------------------------------------------------------------------

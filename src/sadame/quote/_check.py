@@ -84,6 +84,7 @@ class CheckResult:
 
     def to_dict(self) -> dict[str, Any]:
         numbers = self.numbers.to_dict()
+        del numbers["claim"]  # the output itself: the caller has it
         for entry, position in zip(numbers["numbers"], self.number_positions, strict=False):
             entry["position"] = position
         return {
