@@ -68,3 +68,14 @@ def test_alignment_work_is_capped() -> None:
     quote = "株)(" * 6_000 + "株"
     result = verify_quote(quote, source)
     assert result.status == "missing" and result.reason.startswith("search stopped")
+
+
+def test_numerals_beyond_the_scan_cap_are_not_indexed_and_say_so() -> None:
+    from sadame.quote import MAX_MENTIONS
+
+    source = "1 " * (MAX_MENTIONS + 10) + "999"
+    result = ground_numbers("999", source)
+    assert result.status == "ungrounded" and result.truncated  # less grounded, never more
+    assert ground_numbers("999", "999").status == "grounded"
+    long_claim = ground_numbers("2 " * (MAX_MENTIONS + 10), "2")
+    assert long_claim.status == "grounded" and long_claim.truncated

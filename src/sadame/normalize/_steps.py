@@ -41,15 +41,12 @@ _WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
 _WS_RUN = re.compile(_WS_CLASS + "+")
 _CJK_CLASS = "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in CJK_RANGES) + "]"
 _CJK_CHAR = re.compile(_CJK_CLASS)
-# Whitespace runs the ``cjk`` mode deletes: after a CJK character or at the start,
-# or before a CJK character or the end. Every alternative can only start at the
-# first character of a run (look-behind) and consumes it possessively, so the scan
-# is linear even on a megabyte of spaces.
-_CJK_DROP = re.compile(
-    f"(?:(?<={_CJK_CLASS})|\\A){_WS_CLASS}++|(?<!{_WS_CLASS}){_WS_CLASS}++(?={_CJK_CLASS}|\\Z)"
-)
+# After every whitespace run became one ASCII space: the spaces the ``cjk`` mode deletes,
+# those after or before a CJK character. The pattern starts with a literal space, so the
+# scan jumps from space to space; each test looks at one neighbour.
+_CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
 _COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
-_COLON_SPACE = re.compile(f"(?<=[:：]){_WS_CLASS}++")
+_COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
 _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
 
@@ -151,13 +148,8 @@ def _unstable_pattern() -> re.Pattern[str]:
     return re.compile(f"[{parts}]|[\U00010000-\U0010FFFF]")
 
 
-def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    text = m.text
-    if unicodedata.is_normalized("NFKC", text):
-        return m
-    # Regions around characters NFKC may change; chunks inside a region are the
-    # units NFKC treats independently. Every output character of a chunk gets the
-    # span of its whole chunk; text between regions is copied as is.
+def _nfkc_regions(text: str) -> list[tuple[int, int]]:
+    """Regions around characters NFKC may change, each from a chunk start to a chunk start."""
     regions: list[tuple[int, int]] = []
     for hit in _unstable_pattern().finditer(text):
         if regions and hit.start() < regions[-1][1]:
@@ -172,23 +164,45 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
             regions[-1] = (regions[-1][0], max(end, regions[-1][1]))
         else:
             regions.append((start, end))
+    return regions
+
+
+@lru_cache(maxsize=4096)
+def _nfkc_char(char: str) -> str:
+    return unicodedata.normalize("NFKC", char)
+
+
+def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    text = m.text
+    if unicodedata.is_normalized("NFKC", text):
+        return m
+    # Chunks inside a region are the units NFKC treats independently. Every output
+    # character of a chunk gets the span of its whole chunk; text between regions is
+    # copied as is. A one-character region (the common case: ``１``, ``ｱ``, ``…``)
+    # takes a short path.
     out_chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     pos = 0
-    for region_start, region_end in regions:
+    for region_start, region_end in _nfkc_regions(text):
         out_chars.append(text[pos:region_start])
         starts.extend(m.starts[pos:region_start])
         ends.extend(m.ends[pos:region_start])
+        if region_end - region_start == 1:
+            piece = _nfkc_char(text[region_start])
+            out_chars.append(piece)
+            starts.extend([m.starts[region_start]] * len(piece))
+            ends.extend([m.ends[region_start]] * len(piece))
+            pos = region_end
+            continue
         bounds = [region_start]
         bounds.extend(i for i in range(region_start + 1, region_end) if _starts_chunk(text[i]))
         bounds.append(region_end)
         for a, b in itertools.pairwise(bounds):
             piece = unicodedata.normalize("NFKC", text[a:b])
-            span_start, span_end = m.starts[a], m.ends[b - 1]
             out_chars.append(piece)
-            starts.extend([span_start] * len(piece))
-            ends.extend([span_end] * len(piece))
+            starts.extend([m.starts[a]] * len(piece))
+            ends.extend([m.ends[b - 1]] * len(piece))
         pos = region_end
     out_chars.append(text[pos:])
     starts.extend(m.starts[pos:])
@@ -352,31 +366,48 @@ def _wrapping_pair(text: str) -> tuple[int, int] | None:
 
 
 def _equivalences_text(text: str, flags: NormalizeFlags) -> str:
-    return _equivalences_mapped(Mapped(text, [], []), flags, with_offsets=False).text
+    # The same transformation as _equivalences_mapped, without offsets; each rule is
+    # skipped outright (a C-level ``in``) when its characters are absent.
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(text)
+        if pair is not None:
+            i, j = pair
+            text = text[:i] + text[i + 1 : j] + text[j + 1 :]
+    if Equivalence.COMMA in chosen and ("," in text or "，" in text):
+        text = _COMMA.sub("、", text)
+    if Equivalence.COLON_SPACE in chosen and (":" in text or "：" in text):
+        text = _COLON_SPACE.sub(r"\1", text)
+    return text
 
 
-def _equivalences_mapped(m: Mapped, flags: NormalizeFlags, with_offsets: bool = True) -> Mapped:
+def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     chosen = flags.equivalences
     if Equivalence.WRAPPING_QUOTES in chosen:
         pair = _wrapping_pair(m.text)
         if pair is not None:
-            m = _drop_positions(m, pair, with_offsets)
+            m = _drop_positions(m, pair)
     if Equivalence.COMMA in chosen and m.text:
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and m.text:
-        if not with_offsets:
-            return Mapped(_COLON_SPACE.sub("", m.text), [], [])
-        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.start(), run.end())]
+        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
         if dropped:
-            m = _drop_positions(m, dropped, with_offsets)
+            m = _drop_positions(m, dropped)
     return m
 
 
-def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int], with_offsets: bool) -> Mapped:
-    gone = set(positions)
-    if not with_offsets:
-        return Mapped("".join(c for i, c in enumerate(m.text) if i not in gone), [], [])
-    return m.select([i for i in range(len(m.text)) if i not in gone])
+def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
+    """``m`` without the characters at ``positions`` (ascending): kept ranges copied whole."""
+    texts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for gone in (*positions, len(m.text)):
+        texts.append(m.text[pos:gone])
+        starts.extend(m.starts[pos:gone])
+        ends.extend(m.ends[pos:gone])
+        pos = gone + 1
+    return Mapped("".join(texts), starts, ends)
 
 
 # -- whitespace ---------------------------------------------------------------------
@@ -392,7 +423,7 @@ def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     if flags.whitespace is WhitespaceMode.DELETE:
         return text.translate(_WS_DELETE_TABLE)
     if flags.whitespace is WhitespaceMode.CJK:
-        return _WS_RUN.sub(" ", _CJK_DROP.sub("", text))
+        return _CJK_SPACE.sub("", _WS_RUN.sub(" ", text)).strip(" ")
     return _WS_RUN.sub(" ", text).strip(" ")
 
 

@@ -282,9 +282,10 @@ def quote_list_gate(
     fuzzy: bool = False,
     threshold: float | None = None,
     min_verified_rate: float = 1.0,
+    max_spans: int = DEFAULT_MAX_SPANS,
 ) -> Gate:
-    """A gate over a plain list of quotes."""
-    return Gate(name, "quotes", None, preset, fuzzy, threshold, min_verified_rate)
+    """A gate over a plain list of quotes (at most ``max_spans`` spans reported per quote)."""
+    return Gate(name, "quotes", None, preset, fuzzy, threshold, min_verified_rate, max_spans=max_spans)
 
 
 def claims_gate(

@@ -32,7 +32,10 @@ Units (decided here, on top of the scanner's values; the contract's output is un
 Output is capped: each number reports at most :data:`MAX_NUMBER_SPANS` source spans
 (``occurrences`` counts them all, ``truncated`` says some were left out) and a claim
 reports at most :data:`MAX_CLAIM_NUMBERS` numbers (its status still covers all of them;
-``truncated`` says so). The work is linear in the claim and the source.
+``truncated`` says so). A text with more than :data:`MAX_MENTIONS` numerals (a claim or a
+source) is scanned only up to there: later numbers are not checked (a claim's) or not
+indexed (a source's), and the result is ``truncated`` -- this can only make a claim less
+grounded, never more. The work is linear in the claim and the source.
 
 Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 (some), ``ungrounded`` (none), ``no_numbers`` (nothing to check -- not verified),
@@ -47,13 +50,21 @@ from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from typing import Any, Literal, get_args
 
-from sadame.normalize import PRESETS, NormalizedText, NormalizeFlags, WhitespaceMode, normalize_with_offsets
+from sadame.normalize import (
+    PRESETS,
+    NormalizedText,
+    NormalizeFlags,
+    WhitespaceMode,
+    normalize,
+    normalize_with_offsets,
+)
 from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 
 __all__ = [
     "GROUNDING_FLAGS",
     "MAX_CLAIM_NUMBERS",
+    "MAX_MENTIONS",
     "MAX_NUMBER_SPANS",
     "NUMERIC_KINDS",
     "ClaimResult",
@@ -65,6 +76,7 @@ __all__ = [
     "ground_claims",
     "ground_numbers",
     "numeric_mentions",
+    "scan_mentions",
 ]
 
 ClaimStatus = Literal["grounded", "partial", "ungrounded", "no_numbers", "invalid"]
@@ -84,6 +96,10 @@ _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
 MAX_NUMBER_SPANS = 10
 #: Numbers reported per claim.
 MAX_CLAIM_NUMBERS = 1000
+#: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
+MAX_MENTIONS = 5_000
+_NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
+_CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
 
 _EXACT = Context(prec=400)  # exact for every number _convertible() lets through
 _MAX_DIGITS = 120
@@ -94,6 +110,7 @@ _VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
 #: scanner sees what the preset's scanner sees, and nothing that merges tokens.
 #: Derived from the preset, so a step added to the contract is inherited, not forgotten.
 GROUNDING_FLAGS: NormalizeFlags = replace(PRESETS["numeric"], numeric=False, whitespace=WhitespaceMode.KEEP)
+_NFKC_ONLY: NormalizeFlags = replace(GROUNDING_FLAGS, markdown_strip=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,19 +223,39 @@ def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> Numb
     return NumberMention(text[a:b], a, b, kind, value, category)
 
 
+def _scan_limit(text: str) -> int:
+    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`."""
+    for count, run in enumerate(_NUMERAL_RUN.finditer(text), start=1):
+        if count > MAX_MENTIONS:
+            return run.start()
+    return len(text)
+
+
+def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
+    """:func:`numeric_mentions` and whether the text had more numerals than were scanned."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if _NUMERAL_RUN.search(normalize(text, flags=_NFKC_ONLY)) is None:
+        return [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
+    limit = _scan_limit(text)
+    truncated = limit < len(text)
+    normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
+    keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
+    mentions = [
+        _mention(text, normalized, match)
+        for match in scan_numeric(normalized.text, include_unchanged=True)
+        if 0 <= match.start < match.end <= keep_before  # (a scanner bug must not crash grounding)
+    ]
+    return mentions, truncated
+
+
 def numeric_mentions(text: str) -> list[NumberMention]:
     """Every numeric expression of ``text``, with spans in the original ``text``.
 
     Already-canonical expressions count too (``scan_numeric(..., include_unchanged=True)``).
+    At most about :data:`MAX_MENTIONS` (see the module docstring).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    normalized = normalize_with_offsets(text, flags=GROUNDING_FLAGS)
-    return [
-        _mention(text, normalized, match)
-        for match in scan_numeric(normalized.text, include_unchanged=True)
-        if 0 <= match.start < match.end <= len(normalized.text)  # a scanner bug must not crash grounding
-    ]
+    return scan_mentions(text)[0]
 
 
 @dataclass(slots=True)
@@ -228,6 +265,7 @@ class NumberIndex:
     source: str
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
     by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
+    truncated: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -237,7 +275,8 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        for m in numeric_mentions(self.source):
+        mentions, self.truncated = scan_mentions(self.source)
+        for m in mentions:
             self.by_value.setdefault(m.value, []).append(Span(m.start, m.end, m.text))
 
     def ground(self, claim: object) -> ClaimResult:
@@ -248,7 +287,8 @@ class NumberIndex:
             )
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
-        mentions = [m for m in numeric_mentions(claim) if m.kind in self.kinds]
+        scanned, cut = scan_mentions(claim)
+        mentions = [m for m in scanned if m.kind in self.kinds]
         if not mentions:
             return ClaimResult(claim, "no_numbers", reason="no amount, percentage, date or number to check")
         found = sum(m.value in self.by_value for m in mentions)
@@ -260,7 +300,8 @@ class NumberIndex:
         if len(missing) > 20:
             reason += f" (and {len(missing) - 20} more)"
         numbers = tuple(self._grounded(m) for m in mentions[:MAX_CLAIM_NUMBERS])
-        return ClaimResult(claim, status, numbers, reason, truncated=len(mentions) > MAX_CLAIM_NUMBERS)
+        truncated = cut or self.truncated or len(mentions) > MAX_CLAIM_NUMBERS
+        return ClaimResult(claim, status, numbers, reason, truncated=truncated)
 
     def _grounded(self, mention: NumberMention) -> GroundedNumber:
         spans = self.by_value.get(mention.value, [])

@@ -225,6 +225,10 @@ class QuoteVerifier:
 
     # -- public -------------------------------------------------------------------
 
+    def normalized_quote(self, quote: str) -> str:
+        """``quote`` normalized with :attr:`preset` (what is looked up in :attr:`normalized`)."""
+        return normalize(quote, preset=self.preset)
+
     def verify(self, quote: object) -> QuoteResult:
         """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
         if not isinstance(quote, str):

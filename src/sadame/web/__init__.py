@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from sadame.web._app import create_app
 from sadame.web._game import GameService
-from sadame.web._quotecheck import extract_quotes
 from sadame.web._settings import DEFAULT_MAX_BODY_BYTES, WebSettings
 from sadame.web._store import CreatedKey, GameStore, KeyStore, TenantNameError
 
@@ -27,7 +26,6 @@ __all__ = [
     "WebSettings",
     "create_app",
     "create_key",
-    "extract_quotes",
 ]
 
 
