@@ -33,6 +33,7 @@ from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
 from sadame.track._merge import merge_into, migrate_tenant, set_active_ruleset, unmerge_issue
 from sadame.track._portability import delete_user_rows, import_rows
+from sadame.track._rules import LintFinding, Suggestion, lint_ruleset, stored_texts, suggest_patterns
 from sadame.track._ruleset import Ruleset, default_ruleset, parse_ruleset
 from sadame.track._similar import SimilarIssue, similar_issues
 from sadame.track._transaction import (
@@ -315,6 +316,21 @@ class Tracker:
         plan = self._write(users or ["\x00tenant"], run)
         self.ruleset = ruleset
         return plan
+
+    # -- ruleset tooling ------------------------------------------------------------------
+
+    def lint_ruleset(self, ruleset: Ruleset | None = None) -> list[LintFinding]:
+        """Tokens of ``ruleset`` (default: the active one) that merge stored findings about
+        different subjects."""
+        with self._read() as conn:
+            texts = stored_texts(conn, self.tenant)
+        return lint_ruleset(ruleset or self.ruleset, texts)
+
+    def suggest_patterns(self, *, limit: int = 20) -> list[Suggestion]:
+        """Frequent content words of stored findings no pattern covers (for a person to review)."""
+        with self._read() as conn:
+            texts = stored_texts(conn, self.tenant)
+        return suggest_patterns(self.ruleset, texts, limit=limit)
 
     # -- erasure and restore --------------------------------------------------------------
 
