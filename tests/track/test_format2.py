@@ -50,7 +50,7 @@ def test_format_2_fields_are_checked() -> None:
     with pytest.raises(RulesetError, match="unknown field"):
         parse_ruleset(v1)
     bad = {**data, "examples": {"keys": [{"text": "x"}]}}
-    with pytest.raises(RulesetError, match="examples.keys"):
+    with pytest.raises(RulesetError, match=r"examples\.keys"):
         parse_ruleset(bad)
     with pytest.raises(RulesetError, match="subject must be true or false"):
         parse_ruleset({**data, "patterns": [{"token": "a", "words": ["x"], "subject": "yes"}]})

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from sadame.track._errors import InvalidInsight, IssueNotFound
 from sadame.track._lifecycle import Status
@@ -28,12 +28,15 @@ from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView
 
 __all__ = [
     "EXPORT_TABLES",
+    "PAGE_ORDER",
     "count_issues",
     "event_view",
     "export_rows",
     "list_issues",
+    "page_issues",
     "resolve_id",
     "show_issue",
+    "status_counts",
     "timeline",
     "user_names",
 ]
@@ -65,6 +68,40 @@ def list_issues(conn: Connection, tenant: str, user: str, status: str | None = N
     if limit is not None:
         q = q.limit(limit)
     return [issue_view(r) for r in conn.execute(q).mappings()]
+
+
+#: Dashboard order: what needs attention first.
+PAGE_ORDER = ("open", "candidate", "resolved", "ignored", "expired")
+
+
+SELECT_PAGE = (select(ISSUES).where(ISSUES.c.tenant_id == bindparam("t"), ISSUES.c.user_id == bindparam("u"),
+                                    ISSUES.c.status == bindparam("st"), ISSUES.c.merged_into.is_(None))
+               .order_by(ISSUES.c.id).offset(bindparam("skip")).limit(bindparam("n")))
+SELECT_COUNTS = select(USERS.c.counts).where(USERS.c.tenant_id == bindparam("t"), USERS.c.user_id == bindparam("u"))
+
+
+def status_counts(conn: Connection, tenant: str, user: str) -> dict[str, int]:
+    """Unmerged issues per status, from the user's counters (one row, no scan)."""
+    raw = conn.execute(SELECT_COUNTS, {"t": tenant, "u": user}).scalar()
+    counts: dict[str, int] = json.loads(raw) if raw else {}
+    return {status: int(counts.get(status, 0)) for status in PAGE_ORDER}
+
+
+def page_issues(conn: Connection, tenant: str, user: str, offset: int, limit: int) -> list[IssueView]:
+    """One page of a user's unmerged issues, open first, then candidate, resolved, ignored,
+    expired; oldest first within a status. Each status segment is read through an index, so a
+    page costs the same however many issues the user has."""
+    out: list[IssueView] = []
+    start = 0
+    for status, n in status_counts(conn, tenant, user).items():
+        if len(out) >= limit:
+            break
+        if offset < start + n and n:
+            skip = max(0, offset - start)
+            params = {"t": tenant, "u": user, "st": status, "skip": skip, "n": limit - len(out)}
+            out.extend(issue_view(r) for r in conn.execute(SELECT_PAGE, params).mappings())
+        start += n
+    return out
 
 
 def count_issues(conn: Connection, tenant: str, user: str, status: str | None = None) -> int:

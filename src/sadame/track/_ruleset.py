@@ -140,6 +140,8 @@ class Ruleset:
     examples: RulesetExamples = field(default_factory=RulesetExamples, compare=False)
     #: normalized text per raw text (LLMs repeat themselves; bounded, cleared when full)
     _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: praise verdicts of format 2 (the analyzer is the expensive part)
+    _praise_cache: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical content (what ``version`` digests), loadable by :func:`parse_ruleset`."""
@@ -314,7 +316,7 @@ def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
         thresholds=_thresholds(data, source), version="", source=source, format_version=version,
         examples=_examples(data, source) if version >= 2 else RulesetExamples(),
     )
-    return replace(draft, version=_digest(_canonical(draft)), _cache={})
+    return replace(draft, version=_digest(_canonical(draft)), _cache={}, _praise_cache={})
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
@@ -417,7 +419,14 @@ def is_positive(text: str, ruleset: Ruleset) -> bool:
     tested on the ``issue``-normalized full text."""
     norm = normalize(_check(text), preset="issue")
     if ruleset.format_version >= 2:
-        return is_praise(normalize(clean_markup(text), preset="issue"), ruleset.positive, ruleset.negative)
+        cache = ruleset._praise_cache
+        found = cache.get(text)
+        if found is None:
+            found = is_praise(normalize(clean_markup(text), preset="issue"), ruleset.positive, ruleset.negative)
+            if len(cache) >= _CACHE_SIZE:
+                cache.clear()
+            cache[text] = found
+        return found
     return any(w in norm for w in ruleset.positive) and not any(w in norm for w in ruleset.negative)
 
 

@@ -209,6 +209,15 @@ class Tracker:
             return queries.list_issues(conn, self.tenant, user, status, include_merged=include_merged,
                                        offset=offset, limit=limit)
 
+    def issue_page(self, user_id: str, *, offset: int = 0, limit: int = 50) -> tuple[list[IssueView], dict[str, int]]:
+        """One page of the user's issues, open first (see :func:`page_issues`), and the counts
+        per status. The cost does not depend on how many issues the user has."""
+        user = check_name(user_id, "user_id")
+        offset, limit = max(0, int(offset)), max(1, min(int(limit), 500))
+        with self._read() as conn:
+            return (queries.page_issues(conn, self.tenant, user, offset, limit),
+                    queries.status_counts(conn, self.tenant, user))
+
     def count_issues(self, user_id: str, status: str | None = None) -> int:
         """How many (unmerged) issues the user has, optionally of one status."""
         user = check_name(user_id, "user_id")
