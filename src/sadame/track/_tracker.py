@@ -242,6 +242,32 @@ class Tracker:
         with self._read() as conn:
             return queries.user_names(conn, self.tenant)
 
+    def session_summaries(self, user_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """Per session (the last ``limit``, oldest first): new, deferred, continuing, improved,
+        regressed and resolved counts, and the open/resolved totals after it."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.session_summaries(conn, self.tenant, user, max(1, min(int(limit), 500)))
+
+    def latest_report(self, user_id: str) -> SessionReport | None:
+        """The report of the user's latest session (None before the first)."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.latest_report(conn, self.tenant, user)
+
+    def latest_markers(self, user_id: str) -> dict[str, str]:
+        """Issue id -> ``new``/``continuing``/``improved``/``regressed``/``resolved``/``deferred``:
+        what the user's latest session did to each issue it touched."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.latest_markers(conn, self.tenant, user)
+
+    def user_summaries(self, *, offset: int = 0, limit: int = 50) -> tuple[list[dict[str, Any]], int]:
+        """A page of users with counts, last session and its regressions; and how many users there are."""
+        with self._read() as conn:
+            return (queries.user_summaries(conn, self.tenant, max(0, int(offset)), max(1, min(int(limit), 500))),
+                    queries.count_users(conn, self.tenant))
+
     def export(self) -> Iterator[dict[str, Any]]:
         """Everything of this tenant as JSON-ready dicts (``type``: ruleset/user/session/issue/key/
         detection/event); :meth:`import_rows` restores it exactly."""
