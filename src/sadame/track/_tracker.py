@@ -55,9 +55,10 @@ T = TypeVar("T")
 class Tracker:
     """Issue tracking for LLM findings, scoped by tenant then user (see the module docstring).
 
-    >>> tracker = Tracker("sqlite:///sadame.db", tenant="acme")   # doctest: +SKIP
-    >>> tracker.ingest("u1", "s1", ["安定性が不足している"]).new[0].key   # doctest: +SKIP
-    'insufficient_control::stability_issue'
+    Example (writes a database file, so not run as a doctest)::
+
+        tracker = Tracker("sqlite:///sadame.db", tenant="acme")
+        tracker.ingest("u1", "s1", ["踏み込みが弱い"]).new[0].key   # 'insufficient_control@踏み込み'
     """
 
     def __init__(
