@@ -104,3 +104,24 @@ def test_migrate_apply_keeps_aliases_and_carries_ignored(db_url: str) -> None:
     for view in t2.list_issues("u", include_merged=True):
         assert rebuild([e.to_dict() for e in t2.show("u", view.issue_id).events]) == view.status
     assert t2.migrate(load_ruleset(V2))["summary"] == {"merges": 0, "splits": 0, "rekeys": 0}
+
+
+def test_migrating_from_the_seed_to_the_format_2_default_carries_issues(db_url: str) -> None:
+    t = tracker(db_url, config=WIDE)
+    t.ingest("u", "s1", ["踏み込みが弱い", "握力が弱い", "集中が切れる"], at=at(1))
+    t.ingest("u", "s2", ["踏み込みが弱い"], at=at(2))
+    t.ignore("u", issue_id("attention_issue"))
+    before = {v.issue_id: v.status for v in t.list_issues("u")}
+    plan = t.migrate(load_ruleset("coaching-ja"))
+    assert not plan["applied"] and plan["summary"]["splits"] == 1  # 弱い: one issue, two subjects
+    assert {v.issue_id: v.status for v in t.list_issues("u")} == before  # a dry run changes nothing
+    t.migrate(load_ruleset("coaching-ja"), apply=True)
+    views = {v.key: v for v in t.list_issues("u")}
+    assert set(views) == {"insufficient_control@踏み込み", "insufficient_control@握力", "attention_issue"}
+    assert views["attention_issue"].status == "ignored" and views["attention_issue"].issue_id in before
+    assert views["insufficient_control@踏み込み"].status == "open"
+    assert views["insufficient_control@踏み込み"].occurrence_count == 2
+    r = t.ingest("u", "s3", ["握力の弱さ", "踏み込みが弱い"], at=at(3))
+    assert [e.tier for e in r.remaining] == ["exact", "exact"] and r.new == []
+    reloaded = Tracker(db_url, config=WIDE)
+    assert reloaded.ruleset.name == "coaching-ja"

@@ -16,12 +16,12 @@ from sadame.track import (
     SessionConflict,
     Tracker,
     TrackerConfig,
-    default_ruleset,
     is_positive,
     issue_key,
     normalize_issue_text,
     rebuild,
 )
+from tests.track._helpers import SEED
 from tests.track._workers import TEXTS
 
 _TENANTS = itertools.count()
@@ -39,8 +39,8 @@ history = st.lists(
 @given(history, st.integers(1, 3), st.integers(0, 2))
 def test_invariants_hold_for_any_history(db_url: str, sessions: list, n_miss: int, k_new: int) -> None:
     config = TrackerConfig(miss_sessions_to_resolve=n_miss, max_new_per_session=k_new)
-    t = Tracker(db_url, tenant=f"prop{next(_TENANTS)}", config=config)
-    rs = default_ruleset()
+    t = Tracker(db_url, tenant=f"prop{next(_TENANTS)}", config=config, ruleset=SEED)
+    rs = SEED
     expected: Counter[str] = Counter()
     for n, (insights, action, repeat) in enumerate(sessions):
         report = t.ingest("u", f"s{n}", insights, at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n))

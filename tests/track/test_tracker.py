@@ -270,7 +270,7 @@ def test_first_ingest_pins_the_ruleset_for_the_tenant(db_url: str) -> None:
     v2 = load_ruleset(Path(__file__).parent / "data" / "ruleset-v2.yaml")
     tracker(db_url, ruleset=v2, tenant="pinned").ingest("u", "s1", ["バランスが崩れている"], at=at(1))
     assert Tracker(db_url, tenant="pinned").ruleset.version == v2.version
-    assert Tracker(db_url, tenant="other").ruleset.name == "seed-example"
+    assert Tracker(db_url, tenant="other").ruleset.name == "coaching-ja"  # the bundled default
 
 
 def test_public_names_are_exported() -> None:

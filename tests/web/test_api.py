@@ -184,6 +184,31 @@ def test_tracker_api_needs_a_key_and_isolates_tenants(live_server: LiveServer) -
         assert bad.status_code == 400 and "kind" in bad.json()["message"]
 
 
+def test_tracker_api_similar_merge_unmerge_and_delete_user_record_the_actor(live_server: LiveServer) -> None:
+    acme = live_server.key("acme")
+    with live_server.client(headers=_auth(acme)) as client:
+        r = client.post("/api/track/ingest", json={"user_id": "sato", "session_id": "s1", "insights": [
+            "フォームが崩れる", "フォームの崩れが目立つ", "呼吸が浅い"]})
+        ids = {e["text"]: e["issue_id"] for e in r.json()["new"] + r.json()["deferred"]}
+        form = ids["フォームが崩れる"]
+        similar = client.get(f"/api/track/users/sato/issues/{form[:12]}/similar", params={"limit": 2}).json()
+        assert similar[0]["issue_id"] == ids["フォームの崩れが目立つ"] and 0 < similar[0]["score"] <= 1
+        assert client.get(f"/api/track/users/sato/issues/{form}/similar", params={"limit": 0}).status_code == 422
+        merged = client.post("/api/track/users/sato/merge",
+                             json={"target_id": form, "source_ids": [ids["フォームの崩れが目立つ"][:12]]})
+        assert merged.status_code == 200 and merged.json()["issue_id"] == form
+        undone = client.post(f"/api/track/users/sato/issues/{form}/unmerge")
+        assert undone.status_code == 200 and len(undone.json()) == 2
+        events = client.get(f"/api/track/users/sato/issues/{form}").json()["events"]
+        assert {e["actor"] for e in events if e["event"] in ("merge", "unmerge")} == {"api:acme"}
+        again = client.post(f"/api/track/users/sato/issues/{form}/unmerge")
+        assert again.status_code == 400 and "not merged" in again.json()["message"]
+        deleted = client.delete("/api/track/users/sato")
+        assert deleted.status_code == 200 and deleted.json()["issues"] == 3
+        assert client.get("/api/track/users").json() == []
+        assert client.get(f"/api/track/users/sato/issues/{form}").status_code == 404
+
+
 def test_api_keys_are_stored_hashed(live_server: LiveServer) -> None:
     key = live_server.key("hashy")
     engine = make_engine(live_server.db_url)

@@ -263,6 +263,22 @@ def similar(issue_id: str, limit: int, user: str, as_json: bool, db: str | None,
         click.echo(f"{s.score:.2f}  {s.issue_id[:12]}  {s.status:<9} {s.title}")
 
 
+@track.command(name="eval", epilog="Example:\n\n    sadame track eval evals/track")
+@click.argument("directory", default="evals/track", type=click.Path(file_okay=False))
+@click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the bundled default).")
+@_JSON
+def eval_(directory: str, ruleset: str | None, as_json: bool) -> None:
+    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables)."""
+    from sadame.track import TrackError, load_ruleset
+    from sadame.track._eval import format_track_eval, run_track_eval
+
+    try:
+        report = run_track_eval(directory, load_ruleset(ruleset) if ruleset else None)
+    except TrackError as exc:
+        raise click.ClickException(str(exc)) from None
+    echo_json(report.to_dict()) if as_json else click.echo(format_track_eval(report))
+
+
 @track.command(epilog="Example:\n\n    sadame track timeline --user u1 --json")
 @_USER
 @_JSON
@@ -285,6 +301,65 @@ def users(as_json: bool, db: str | None, tenant: str) -> None:
     """List the tenant's users."""
     names = _tracker(db, tenant).users()
     echo_json(names) if as_json else click.echo("\n".join(names))
+
+
+@track.group(epilog="Example:\n\n    sadame track rules test coaching-ja")
+def rules() -> None:
+    """Ruleset tooling: run its examples, lint it against stored findings, suggest patterns."""
+
+
+@rules.command(name="test", epilog="Example:\n\n    sadame track rules test my-rules.yaml")
+@click.argument("ruleset")
+@_JSON
+def rules_test(ruleset: str, as_json: bool) -> None:
+    """Run the examples inside RULESET (a file or bundled name); exit 1 when one fails."""
+    from sadame.track import TrackError, load_ruleset
+    from sadame.track._rules import test_ruleset
+
+    try:
+        report = test_ruleset(load_ruleset(ruleset))
+    except TrackError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        for line in report.failures:
+            click.echo(f"FAIL {line}")
+        click.echo(f"{report.passed} passed, {len(report.failures)} failed")
+    if not report.ok:
+        sys.exit(1)
+
+
+@rules.command(name="lint", epilog="Example:\n\n    sadame track rules lint --ruleset my-rules.yaml --tenant acme")
+@click.option("--ruleset", default=None, help="Ruleset to lint (default: the tenant's active one).")
+@_JSON
+@_common
+def rules_lint(ruleset: str | None, as_json: bool, db: str | None, tenant: str) -> None:
+    """Report tokens that give one key to stored findings about different subjects."""
+    from sadame.track import load_ruleset
+
+    found = _tracker(db, tenant).lint_ruleset(load_ruleset(ruleset) if ruleset else None)
+    if as_json:
+        echo_json([f.to_dict() for f in found])
+        return
+    for f in found:
+        subjects = ", ".join(f"{s} ({n})" for s, n in f.subjects.items())
+        click.echo(f"{f.token}: {f.findings} finding(s) about different things: {subjects}")
+    click.echo(f"{len(found)} generic token(s)")
+
+
+@rules.command(name="suggest", epilog="Example:\n\n    sadame track rules suggest --tenant acme --limit 10")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 200), help="How many.")
+@_JSON
+@_common
+def rules_suggest(limit: int, as_json: bool, db: str | None, tenant: str) -> None:
+    """Propose canonical words from the tenant's stored findings (frequent lemmas, with counts)."""
+    found = _tracker(db, tenant).suggest_patterns(limit=limit)
+    if as_json:
+        echo_json([s.to_dict() for s in found])
+        return
+    for s in found:
+        click.echo(f"{s.count:>5}  {s.lemma}  e.g. {' / '.join(s.examples)}")
 
 
 def register(cli: click.Group) -> None:

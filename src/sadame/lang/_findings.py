@@ -10,6 +10,8 @@ for similar-issue suggestions.
 True
 >>> praise_is_negated("遅れがなくなった", "なくなっ")
 False
+>>> praise_is_negated("対応は良好とは言い難い", "良好")
+True
 >>> subject_before("踏み込みの弱さが目立つ", "弱")
 '踏み込み'
 """
@@ -75,6 +77,21 @@ def _needs_work_after(tokens: Sequence[Token], index: int) -> bool:
     return False
 
 
+def _hedges_after(tokens: Sequence[Token], index: int) -> int:
+    """How many 「…とは言い難い」-style hedges follow ``tokens[index]`` in its clause: a 難い
+    suffix (難い, がたい, にくい) after 言う says "cannot be called", a negation."""
+    count = 0
+    for position in range(index + 1, len(tokens)):
+        token = tokens[position]
+        if token.pos[0] == "補助記号" or (token.pos[0] == "助詞" and token.pos[1] == "接続助詞"
+                                         and token.surface in ("が", "けど", "けれど", "けれども")):
+            break
+        if (token.pos[0] == "接尾辞" and token.normalized == "難い"
+                and tokens[position - 1].lemma in ("言う", "認める")):
+            count += 1
+    return count
+
+
 def praise_is_negated(text: str, word: str) -> bool:
     """True when every occurrence of the praise ``word`` in ``text`` is negated in its clause
     (向上していない, 良好とは言えない) or marked as still needed (向上の余地がある).
@@ -85,7 +102,8 @@ def praise_is_negated(text: str, word: str) -> bool:
     while start != -1:
         found += 1
         last = _token_at(tokens, start + len(word) - 1)
-        if last is not None and (len(negations_after(tokens, last)) % 2 == 1 or _needs_work_after(tokens, last)):
+        negators = len(negations_after(tokens, last)) + _hedges_after(tokens, last) if last is not None else 0
+        if last is not None and (negators % 2 == 1 or _needs_work_after(tokens, last)):
             negated += 1
         start = text.find(word, start + len(word))
     return found > 0 and negated == found

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from sadame.track._errors import InvalidInsight, IssueNotFound
 from sadame.track._lifecycle import Status
@@ -24,18 +24,27 @@ from sadame.track._transaction import (
     USERS,
     issue_view,
 )
-from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView
+from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView, SessionReport
 
 __all__ = [
     "EXPORT_TABLES",
+    "MARKERS",
+    "PAGE_ORDER",
     "count_issues",
+    "count_users",
     "event_view",
     "export_rows",
+    "latest_markers",
+    "latest_report",
     "list_issues",
+    "page_issues",
     "resolve_id",
+    "session_summaries",
     "show_issue",
+    "status_counts",
     "timeline",
     "user_names",
+    "user_summaries",
 ]
 
 #: Export order: a later table's rows refer to earlier ones.
@@ -65,6 +74,40 @@ def list_issues(conn: Connection, tenant: str, user: str, status: str | None = N
     if limit is not None:
         q = q.limit(limit)
     return [issue_view(r) for r in conn.execute(q).mappings()]
+
+
+#: Dashboard order: what needs attention first.
+PAGE_ORDER = ("open", "candidate", "resolved", "ignored", "expired")
+
+
+SELECT_PAGE = (select(ISSUES).where(ISSUES.c.tenant_id == bindparam("t"), ISSUES.c.user_id == bindparam("u"),
+                                    ISSUES.c.status == bindparam("st"), ISSUES.c.merged_into.is_(None))
+               .order_by(ISSUES.c.id).offset(bindparam("skip")).limit(bindparam("n")))
+SELECT_COUNTS = select(USERS.c.counts).where(USERS.c.tenant_id == bindparam("t"), USERS.c.user_id == bindparam("u"))
+
+
+def status_counts(conn: Connection, tenant: str, user: str) -> dict[str, int]:
+    """Unmerged issues per status, from the user's counters (one row, no scan)."""
+    raw = conn.execute(SELECT_COUNTS, {"t": tenant, "u": user}).scalar()
+    counts: dict[str, int] = json.loads(raw) if raw else {}
+    return {status: int(counts.get(status, 0)) for status in PAGE_ORDER}
+
+
+def page_issues(conn: Connection, tenant: str, user: str, offset: int, limit: int) -> list[IssueView]:
+    """One page of a user's unmerged issues, open first, then candidate, resolved, ignored,
+    expired; oldest first within a status. Each status segment is read through an index, so a
+    page costs the same however many issues the user has."""
+    out: list[IssueView] = []
+    start = 0
+    for status, n in status_counts(conn, tenant, user).items():
+        if len(out) >= limit:
+            break
+        if offset < start + n and n:
+            skip = max(0, offset - start)
+            params = {"t": tenant, "u": user, "st": status, "skip": skip, "n": limit - len(out)}
+            out.extend(issue_view(r) for r in conn.execute(SELECT_PAGE, params).mappings())
+        start += n
+    return out
 
 
 def count_issues(conn: Connection, tenant: str, user: str, status: str | None = None) -> int:
@@ -144,3 +187,80 @@ def export_rows(conn: Connection, tenant: str) -> Iterator[dict[str, Any]]:
                 if isinstance(row.get(name_), str):
                     row[name_] = json.loads(row[name_])
             yield {"type": name, **row}
+
+
+#: Marker of an issue in the latest session, strongest first when one issue has several.
+MARKERS = ("regressed", "new", "resolved", "improved", "continuing", "deferred")
+
+
+def _report_markers(report: dict[str, Any]) -> dict[str, str]:
+    found: dict[str, set[str]] = {}
+
+    def mark(entries: list[dict[str, Any]], marker: str) -> None:
+        for e in entries:
+            if e.get("issue_id"):
+                found.setdefault(e["issue_id"], set()).add(marker)
+
+    mark(report.get("new", []), "new")
+    mark(report.get("remaining", []), "continuing")
+    mark(report.get("regressions", []), "regressed")
+    mark(report.get("improvements", []), "improved")
+    mark(report.get("deferred", []), "deferred")
+    mark([t for t in report.get("transitions", []) if t.get("to_state") == "resolved"], "resolved")
+    return {iid: next(m for m in MARKERS if m in marks) for iid, marks in found.items()}
+
+
+def _summary(row: Any) -> dict[str, Any]:
+    report = json.loads(row.report)
+    resolved = sum(1 for t in report.get("transitions", []) if t.get("to_state") == "resolved")
+    return {"session_id": row.session_id, "at": row.at, "seq": row.seq,
+            "new": len(report.get("new", [])), "deferred": len(report.get("deferred", [])),
+            "continuing": len(report.get("remaining", [])), "improved": len(report.get("improvements", [])),
+            "regressed": len(report.get("regressions", [])), "resolved": resolved,
+            "open_total": row.n_open, "resolved_total": row.n_resolved}
+
+
+def session_summaries(conn: Connection, tenant: str, user: str, limit: int = 50) -> list[dict[str, Any]]:
+    """The last ``limit`` sessions, oldest first: what each session did (new, deferred,
+    continuing, improved, regressed, resolved) and the running totals after it."""
+    s = SESSIONS
+    rows = list(conn.execute(select(s.c.session_id, s.c.at, s.c.seq, s.c.report, s.c.n_open, s.c.n_resolved)
+                             .where(s.c.tenant_id == tenant, s.c.user_id == user)
+                             .order_by(s.c.seq.desc()).limit(limit)))
+    return [_summary(r) for r in reversed(rows)]
+
+
+def latest_report(conn: Connection, tenant: str, user: str) -> SessionReport | None:
+    """The stored report of the user's latest session."""
+    s = SESSIONS
+    raw = conn.execute(select(s.c.report).where(s.c.tenant_id == tenant, s.c.user_id == user)
+                       .order_by(s.c.seq.desc()).limit(1)).scalar()
+    return SessionReport.from_dict(json.loads(raw)) if raw else None
+
+
+def latest_markers(conn: Connection, tenant: str, user: str) -> dict[str, str]:
+    """Issue id -> what the user's latest session did to it (see :data:`MARKERS`)."""
+    s = SESSIONS
+    raw = conn.execute(select(s.c.report).where(s.c.tenant_id == tenant, s.c.user_id == user)
+                       .order_by(s.c.seq.desc()).limit(1)).scalar()
+    return _report_markers(json.loads(raw)) if raw else {}
+
+
+def user_summaries(conn: Connection, tenant: str, offset: int = 0, limit: int = 50) -> list[dict[str, Any]]:
+    """A page of the tenant's users with their issue counts, last session and its regressions."""
+    u, s = USERS, SESSIONS
+    rows = list(conn.execute(select(u.c.user_id, u.c.counts, u.c.last_seq).where(u.c.tenant_id == tenant)
+                             .order_by(u.c.user_id).offset(offset).limit(limit)))
+    out = []
+    for user_id, counts, last_seq in rows:
+        last = conn.execute(select(s.c.session_id, s.c.at, s.c.n_regressions).where(
+            s.c.tenant_id == tenant, s.c.user_id == user_id, s.c.seq == last_seq)).first()
+        out.append({"user_id": user_id, "counts": json.loads(counts) if counts else {}, "sessions": last_seq,
+                    "last_session_id": last[0] if last else None, "last_at": last[1] if last else None,
+                    "last_regressions": int(last[2]) if last else 0})
+    return out
+
+
+def count_users(conn: Connection, tenant: str) -> int:
+    """How many users of the tenant have data."""
+    return int(conn.execute(select(func.count()).select_from(USERS).where(USERS.c.tenant_id == tenant)).scalar() or 0)

@@ -33,6 +33,7 @@ from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
 from sadame.track._merge import merge_into, migrate_tenant, set_active_ruleset, unmerge_issue
 from sadame.track._portability import delete_user_rows, import_rows
+from sadame.track._rules import LintFinding, Suggestion, lint_ruleset, stored_texts, suggest_patterns
 from sadame.track._ruleset import Ruleset, default_ruleset, parse_ruleset
 from sadame.track._similar import SimilarIssue, similar_issues
 from sadame.track._transaction import (
@@ -54,9 +55,10 @@ T = TypeVar("T")
 class Tracker:
     """Issue tracking for LLM findings, scoped by tenant then user (see the module docstring).
 
-    >>> tracker = Tracker("sqlite:///sadame.db", tenant="acme")   # doctest: +SKIP
-    >>> tracker.ingest("u1", "s1", ["安定性が不足している"]).new[0].key   # doctest: +SKIP
-    'insufficient_control::stability_issue'
+    Example (writes a database file, so not run as a doctest)::
+
+        tracker = Tracker("sqlite:///sadame.db", tenant="acme")
+        tracker.ingest("u1", "s1", ["踏み込みが弱い"]).new[0].key   # 'insufficient_control@踏み込み'
     """
 
     def __init__(
@@ -208,6 +210,15 @@ class Tracker:
             return queries.list_issues(conn, self.tenant, user, status, include_merged=include_merged,
                                        offset=offset, limit=limit)
 
+    def issue_page(self, user_id: str, *, offset: int = 0, limit: int = 50) -> tuple[list[IssueView], dict[str, int]]:
+        """One page of the user's issues, open first (see :func:`page_issues`), and the counts
+        per status. The cost does not depend on how many issues the user has."""
+        user = check_name(user_id, "user_id")
+        offset, limit = max(0, int(offset)), max(1, min(int(limit), 500))
+        with self._read() as conn:
+            return (queries.page_issues(conn, self.tenant, user, offset, limit),
+                    queries.status_counts(conn, self.tenant, user))
+
     def count_issues(self, user_id: str, status: str | None = None) -> int:
         """How many (unmerged) issues the user has, optionally of one status."""
         user = check_name(user_id, "user_id")
@@ -231,6 +242,32 @@ class Tracker:
         """Users of this tenant that have data."""
         with self._read() as conn:
             return queries.user_names(conn, self.tenant)
+
+    def session_summaries(self, user_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """Per session (the last ``limit``, oldest first): new, deferred, continuing, improved,
+        regressed and resolved counts, and the open/resolved totals after it."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.session_summaries(conn, self.tenant, user, max(1, min(int(limit), 500)))
+
+    def latest_report(self, user_id: str) -> SessionReport | None:
+        """The report of the user's latest session (None before the first)."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.latest_report(conn, self.tenant, user)
+
+    def latest_markers(self, user_id: str) -> dict[str, str]:
+        """Issue id -> ``new``/``continuing``/``improved``/``regressed``/``resolved``/``deferred``:
+        what the user's latest session did to each issue it touched."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.latest_markers(conn, self.tenant, user)
+
+    def user_summaries(self, *, offset: int = 0, limit: int = 50) -> tuple[list[dict[str, Any]], int]:
+        """A page of users with counts, last session and its regressions; and how many users there are."""
+        with self._read() as conn:
+            return (queries.user_summaries(conn, self.tenant, max(0, int(offset)), max(1, min(int(limit), 500))),
+                    queries.count_users(conn, self.tenant))
 
     def export(self) -> Iterator[dict[str, Any]]:
         """Everything of this tenant as JSON-ready dicts (``type``: ruleset/user/session/issue/key/
@@ -315,6 +352,21 @@ class Tracker:
         plan = self._write(users or ["\x00tenant"], run)
         self.ruleset = ruleset
         return plan
+
+    # -- ruleset tooling ------------------------------------------------------------------
+
+    def lint_ruleset(self, ruleset: Ruleset | None = None) -> list[LintFinding]:
+        """Tokens of ``ruleset`` (default: the active one) that merge stored findings about
+        different subjects."""
+        with self._read() as conn:
+            texts = stored_texts(conn, self.tenant)
+        return lint_ruleset(ruleset or self.ruleset, texts)
+
+    def suggest_patterns(self, *, limit: int = 20) -> list[Suggestion]:
+        """Frequent content words of stored findings no pattern covers (for a person to review)."""
+        with self._read() as conn:
+            texts = stored_texts(conn, self.tenant)
+        return suggest_patterns(self.ruleset, texts, limit=limit)
 
     # -- erasure and restore --------------------------------------------------------------
 

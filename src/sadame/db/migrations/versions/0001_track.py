@@ -21,16 +21,13 @@ _TIME = sa.String(40)
 
 
 def upgrade() -> None:
-    _create_users()
-    _create_rulesets()
-    _create_sessions()
-    _create_issues()
-    _create_keys()
-    _create_detections()
-    _create_events()
+    _users_and_rulesets()
+    _sessions()
+    _issues_and_keys()
+    _detections_and_events()
 
 
-def _create_users() -> None:
+def _users_and_rulesets() -> None:
     op.create_table(
         "track_users",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -39,9 +36,6 @@ def _create_users() -> None:
         sa.Column("counts", sa.Text, nullable=False),
         sa.Column("created_at", _TIME, nullable=False),
     )
-
-
-def _create_rulesets() -> None:
     op.create_table(
         "track_rulesets",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -53,7 +47,7 @@ def _create_rulesets() -> None:
     )
 
 
-def _create_sessions() -> None:
+def _sessions() -> None:
     op.create_table(
         "track_sessions",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -73,7 +67,7 @@ def _create_sessions() -> None:
     )
 
 
-def _create_issues() -> None:
+def _issues_and_keys() -> None:
     op.create_table(
         "track_issues",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -96,9 +90,6 @@ def _create_issues() -> None:
         sa.UniqueConstraint("tenant_id", "user_id", "issue_id", name="uq_track_issues_issue"),
     )
     op.create_index("ix_track_issues_due", "track_issues", ["tenant_id", "user_id", "status", "clock_seq"])
-
-
-def _create_keys() -> None:
     op.create_table(
         "track_keys",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -110,7 +101,7 @@ def _create_keys() -> None:
     )
 
 
-def _create_detections() -> None:
+def _detections_and_events() -> None:
     op.create_table(
         "track_detections",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -131,9 +122,6 @@ def _create_detections() -> None:
     )
     op.create_index("ix_track_detections_seq", "track_detections", ["tenant_id", "user_id", "seq"])
     op.create_index("ix_track_detections_issue", "track_detections", ["tenant_id", "user_id", "issue_id"])
-
-
-def _create_events() -> None:
     op.create_table(
         "track_events",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
