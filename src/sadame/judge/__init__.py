@@ -21,6 +21,7 @@ from sadame.judge._engine import (
 )
 from sadame.judge._errors import GameError, GameFinished, JudgeError, TableError, UnknownPuzzle
 from sadame.judge._game import GameState, GameStatus
+from sadame.judge._import import import_seed_rules
 from sadame.judge._judge import (
     MISS_NOTE,
     UNKNOWN,
@@ -55,8 +56,18 @@ from sadame.judge._model import (
     Question,
     Rule,
     RuleTable,
+    Solution,
 )
+from sadame.judge._natural import DEFAULT_POLICY, POLICIES, NaturalHit, NaturalOutcome, natural_match
 from sadame.judge._play import play
+from sadame.judge._questions import (
+    POLARITY_TAGS,
+    PuzzleFigures,
+    QuestionOutcome,
+    QuestionReport,
+    render_questions,
+    run_questions,
+)
 from sadame.judge._tools import (
     CoverageReport,
     ExampleFailure,
@@ -69,11 +80,14 @@ from sadame.judge._tools import (
 )
 
 __all__ = [
+    "DEFAULT_POLICY",
     "MATCHING_MODES",
     "MAX_TABLE_BYTES",
     "MISS_NOTE",
     "PACK_FORMAT",
     "PACK_FORMAT2",
+    "POLARITY_TAGS",
+    "POLICIES",
     "TABLE_FORMAT",
     "TABLE_FORMAT2",
     "UNKNOWN",
@@ -96,12 +110,18 @@ __all__ = [
     "JudgeSource",
     "LintFinding",
     "LintReport",
+    "NaturalHit",
+    "NaturalOutcome",
     "Puzzle",
+    "PuzzleFigures",
     "PuzzlePack",
     "Question",
+    "QuestionOutcome",
+    "QuestionReport",
     "Rule",
     "RuleMatch",
     "RuleTable",
+    "Solution",
     "TableError",
     "UnknownPuzzle",
     "answer_feedback",
@@ -110,14 +130,18 @@ __all__ = [
     "bundled_table",
     "check_answer",
     "coverage",
+    "import_seed_rules",
     "judge_by_rules",
     "lint_table",
     "load_pack",
     "load_table",
+    "natural_match",
     "normalize_question",
     "parse_table",
     "play",
+    "render_questions",
     "resolve_table",
     "run_examples",
+    "run_questions",
     "table_schema",
 ]

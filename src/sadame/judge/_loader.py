@@ -24,7 +24,16 @@ import jsonschema
 import yaml
 
 from sadame.judge._errors import TableError
-from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Question, Rule, RuleTable
+from sadame.judge._model import (
+    AnswerExample,
+    Example,
+    Puzzle,
+    PuzzlePack,
+    Question,
+    Rule,
+    RuleTable,
+    Solution,
+)
 from sadame.normalize import normalize
 
 __all__ = [
@@ -39,6 +48,7 @@ __all__ = [
     "load_pack",
     "load_table",
     "parse_table",
+    "parse_yaml",
     "resolve_table",
     "table_schema",
 ]
@@ -58,6 +68,8 @@ _SCHEMA_FILES = {
     PACK_FORMAT2: "puzzles-2.schema.json",
 }
 _PACK_FORMATS = (PACK_FORMAT, PACK_FORMAT2)
+#: In natural mode an answer longer than twice the truth (and than this) is "too long".
+_MIN_ANSWER_CHARS = 200
 _PRESET = "judge"
 
 
@@ -378,6 +390,8 @@ def _build_puzzle(
     examples = _build_examples(raw.get("examples", ()), answers, file, pid)
     questions = _build_questions(raw.get("questions", ()), answers, file, pid)
     solution = _build_solution(raw["solution"], file, pid)
+    if mode[0] == "natural":
+        solution = Solution(solution, "natural", mode[1], max(_MIN_ANSWER_CHARS, 2 * len(raw["truth"])))
     answer_examples = _build_answer_examples(raw.get("answer_examples", ()), len(solution), file, pid)
     table = RuleTable(
         f"{data['name']}/{pid}", answers, rules, _pack_version(data, fmt, raw), examples, file,
@@ -402,6 +416,12 @@ def _build_pack(data: dict[str, Any], file: str | None, fmt: str) -> PuzzlePack:
         data["name"], data["title"], answers, MappingProxyType(puzzles), _digest(data), file,
         fmt, mode[0], mode[1], data.get("description"),
     )
+
+
+def parse_yaml(text: str, file: str = "<text>") -> object:
+    """Parse YAML the way table files are parsed (no aliases, no duplicate keys,
+    YAML 1.2 scalars: ``NO`` stays a string). Raises :class:`TableError`."""
+    return _parse_bytes(text.encode("utf-8"), file, ".yaml")
 
 
 def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzlePack:

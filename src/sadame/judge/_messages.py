@@ -72,16 +72,23 @@ def question_feedback(result: JudgeResult) -> str:
 
 
 def answer_feedback(check: AnswerCheck) -> str:
-    """The reply to an answer (partial credit says how many points, never which).
+    """The reply to an answer (partial credit says how many points, never which), with
+    the checker's advice when a list of keywords or an overlong answer is not accepted.
 
     >>> answer_feedback(AnswerCheck(False, 1, 2, (0,)))
     '惜しい、2つのうち1つは合っています'
+    >>> answer_feedback(AnswerCheck(False, 2, 2, (0, 1), advice="文章で説明してください"))
+    '文章で説明してください'
     """
     if check.correct:
         return "正解です！"
+    if check.advice and check.matched >= check.total:
+        return check.advice
     if check.matched > 0:
-        return f"惜しい、{check.total}つのうち{check.matched}つは合っています"
-    return "残念、まだ核心に届いていません。もう少し考えてみてください"
+        reply = f"惜しい、{check.total}つのうち{check.matched}つは合っています"
+    else:
+        reply = "残念、まだ核心に届いていません。もう少し考えてみてください"
+    return f"{reply}。{check.advice}" if check.advice else reply
 
 
 def answer_intro(total: int) -> str:

@@ -7,7 +7,7 @@ normalized with the ``judge`` preset (for matching). The loader fills both; see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -18,11 +18,89 @@ from sadame.judge._errors import UnknownPuzzle
 if TYPE_CHECKING:
     from sadame.judge._engine import CompiledTable
 
-__all__ = ["MATCHING_MODES", "AnswerExample", "Example", "Puzzle", "PuzzlePack", "Question", "Rule", "RuleTable"]
+__all__ = [
+    "MATCHING_MODES",
+    "AnswerCheck",
+    "AnswerExample",
+    "Example",
+    "Puzzle",
+    "PuzzlePack",
+    "Question",
+    "Rule",
+    "RuleTable",
+    "Solution",
+]
 
 #: How a table matches questions: ``seed`` (the seed's substring test, format 1)
 #: or ``natural`` (tokens, readings, normalized forms and polarity; format 2 default).
 MATCHING_MODES = ("seed", "natural")
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCheck:
+    """How an answer fares against the solution groups.
+
+    ``correct`` needs every group (and at least one group); ``matched`` and
+    ``matched_groups`` give partial credit ("惜しい、2つのうち1つは合っています").
+    ``advice`` says why an answer naming every concept still is not accepted.
+    """
+
+    correct: bool
+    matched: int
+    total: int
+    matched_groups: tuple[int, ...]
+    #: In natural mode, why a complete-looking answer only earns partial credit
+    #: (a bare keyword list, an answer far too long), in Japanese for the player.
+    advice: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "correct": self.correct,
+            "matched": self.matched,
+            "total": self.total,
+            "matched_groups": list(self.matched_groups),
+            "advice": self.advice,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> AnswerCheck:
+        groups = data.get("matched_groups", ())
+        if not isinstance(groups, list | tuple):
+            raise TypeError("matched_groups must be a list")
+        return cls(
+            correct=bool(data["correct"]),
+            matched=int(str(data["matched"])),
+            total=int(str(data["total"])),
+            matched_groups=tuple(int(g) for g in groups),
+            advice=_optional_str(data.get("advice")),
+        )
+
+
+def _optional_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class Solution(tuple[tuple[str, ...], ...]):
+    """A puzzle's solution groups (a plain tuple of word tuples) that also remember
+    how the puzzle matches: :func:`check_answer` grades a natural-mode solution in
+    natural mode (negated concepts do not count, keyword lists and overlong answers
+    earn partial credit at most), so every caller of
+    ``check_answer(answer, puzzle.solution)`` gets the right checker.
+    Format-1 packs keep plain tuples (the seed's ``checkSolution``)."""
+
+    matching: str
+    synonyms: Mapping[str, tuple[str, ...]]
+    max_chars: int
+
+    def __new__(
+        cls, groups: Iterable[tuple[str, ...]], matching: str = "natural",
+        synonyms: Mapping[str, tuple[str, ...]] | None = None, max_chars: int = 600,
+    ) -> Solution:
+        self = super().__new__(cls, groups)
+        self.matching = matching
+        self.synonyms = MappingProxyType(dict(synonyms or {}))
+        self.max_chars = max_chars
+        return self
 
 
 @dataclass(frozen=True, slots=True)

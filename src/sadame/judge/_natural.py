@@ -17,11 +17,12 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
    boundary and ends on one (or inside a verb/adjective/auxiliary: authors write
    stems such as 「抜い」「何かを使」). So 「ログ」 never fires inside 「プログラム」
    「ブログ」. ``not`` words block on any occurrence, as in the seed.
-5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書) is
-   kana, so it can only match kana the player typed: 飴 is never read as あめ and
-   compared with 雨. A reading shared by two different words of the table (雨/飴:
-   あめ) is ambiguous and is not used at all, and a reading of one or two kana must
-   cover exactly one whole token.
+5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書;
+   only words with kanji or digits get one) is kana, so it can only match kana the
+   player typed: 飴 is never read as あめ and compared with 雨. A reading shared by
+   two different words of different rules (雨/飴: あめ) is ambiguous and is not used
+   at all (lint J104), and a reading of one or two kana must cover exactly one whole
+   token.
 6. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
    (「雨」 inside 「雨漏り」, 「外に出」 inside 「外に出ない」).
 7. **Polarity** (:func:`sadame.lang.question_polarity`) of each remaining phrase:
@@ -33,7 +34,6 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,8 +42,8 @@ from typing import Literal
 import ahocorasick
 
 from sadame.judge._model import Rule, RuleTable
-from sadame.lang import Polarity, Token, analyze, question_polarity
-from sadame.normalize import normalize
+from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
+from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -51,6 +51,8 @@ __all__ = [
     "NaturalHit",
     "NaturalOutcome",
     "NaturalTable",
+    "clean",
+    "fired_phrases",
     "fold",
     "natural_match",
     "natural_table",
@@ -61,14 +63,25 @@ MAX_QUESTION_CHARS = 500
 Policy = Literal["first", "focus", "agree", "conjunction"]
 #: How conflicting phrases are settled: ``first`` = first in the table (the seed's
 #: order); ``focus`` = the phrase nearest the predicate; ``agree`` = no verdict
-#: unless all agree; ``conjunction`` = NO if any phrase says NO, else focus.
+#: unless all agree; ``conjunction`` = the focus, except that when the focus is a
+#: YES/NO verdict and another phrase says NO, NO (a question asserting several
+#: facts is true only if all are). Measured in ``docs/readme/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
-DEFAULT_POLICY: Policy = "focus"
+DEFAULT_POLICY: Policy = "conjunction"
+STRICT_POLARITY = True
 
 _DASH_AFTER_KANA = re.compile(r"(?<=[\u3041-\u309f\u30a1-\u30fa\u30fc])[-\u2010-\u2015\u2212\uff0d\uff70~〜～]")
+#: Only words with kanji, digits or latin letters get a reading variant (kana typed
+#: for kanji: 「しょうめいしょ」, 「でぃーえぬえす」; the analyzer's "reading" of
+#: symbols is not one).
+_READ = re.compile(r"[0-9A-Za-z\u3400-\u4dbf\u4e00-\u9fff々]")
 _INFLECTING = frozenset({"動詞", "形容詞", "助動詞"})
 _FLIP = {"YES": "NO", "NO": "YES"}
 _NATURAL_ATTR = "_sadame_natural_table"
+_NFKC_ONLY = NormalizeFlags(
+    nfkc=True, markdown_strip=False, numeric=False, casefold=False, kana=False,
+    punctuation=PunctuationMode.KEEP, punctuation_chars="", whitespace=WhitespaceMode.KEEP,
+)
 
 
 @lru_cache(maxsize=65536)
@@ -79,7 +92,7 @@ def fold(text: str) -> str:
 
 def clean(text: str) -> str:
     """NFKC, and a dash (or wave dash) right after kana read as ー."""
-    return _DASH_AFTER_KANA.sub("ー", unicodedata.normalize("NFKC", text))
+    return _DASH_AFTER_KANA.sub("ー", normalize(text, flags=_NFKC_ONLY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +139,7 @@ def _word_forms(word: str) -> tuple[str, set[str], set[str]]:
     tokens = analyze(cleaned)
     identity = fold("".join(t.normalized for t in tokens)) or fold(cleaned)
     spellings = {fold(cleaned), identity, fold("".join(t.lemma for t in tokens))}
-    readings = {fold("".join(t.reading for t in tokens))}
+    readings = {fold("".join(t.reading for t in tokens))} if _READ.search(cleaned) else set()
     spellings.discard("")
     readings.discard("")
     return identity, spellings, readings - spellings
@@ -151,6 +164,7 @@ class NaturalTable:
             self._not_ids.append(frozenset(self._word_id(w, ids, any_rules) for w in rule.not_))
         self._any_rules = tuple(tuple(r) for r in any_rules)
         self._origin = self._origins(folded_synonyms)
+        self._dropped: list[tuple[str, tuple[str, ...]]] = []
         self.variants, self.automaton = self._compile()
 
     def _word_id(self, word: str, ids: dict[str, int], any_rules: list[list[int]]) -> int:
@@ -188,14 +202,21 @@ class NaturalTable:
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), False))
         for form, wids in read.items():
-            if form in spelled or len({identity[w] for w in wids}) > 1:
-                continue  # ambiguous reading (雨/飴: あめ), or already a spelling
+            if form in spelled:
+                continue
+            if len({identity[w] for w in wids}) > 1 and len({self._any_rules[w] for w in wids}) > 1:
+                self._dropped.append((form, tuple(self.words[w] for w in sorted(wids))))
+                continue  # ambiguous reading (雨/飴: あめ)
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), True))
         if not variants:
             return variants, None
         automaton.make_automaton()
         return variants, automaton
+
+    def dropped_readings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Readings shared by different words, not used for matching: (reading, words)."""
+        return tuple(self._dropped)
 
     def rules_for(self, word: int) -> tuple[int, ...]:
         return self._any_rules[word]
@@ -227,6 +248,14 @@ class _View:
     owner: list[int]  #: view character -> token index
 
 
+def _inner_boundaries(token: Token) -> Sequence[int]:
+    """Sudachi's short-unit seams (「アクセス|ログ」); inside an unknown word (「デバッグログ」)
+    every position, since the analyzer could not split it."""
+    if token.oov and len(token.surface) > 2:
+        return range(token.begin + 1, token.end)
+    return token.parts
+
+
 def _build_view(tokens: Sequence[Token], pieces: Sequence[str], surface: Sequence[str]) -> _View:
     starts: dict[int, tuple[int, int]] = {}
     ends: dict[int, tuple[int, int]] = {}
@@ -234,8 +263,8 @@ def _build_view(tokens: Sequence[Token], pieces: Sequence[str], surface: Sequenc
     offset = 0
     for i, (token, piece) in enumerate(zip(tokens, pieces, strict=True)):
         starts.setdefault(offset, (i, token.begin))
-        if token.parts and piece == surface[i]:
-            for part in token.parts:
+        if piece == surface[i]:
+            for part in _inner_boundaries(token):
                 inner = offset + len(fold(token.surface[: part - token.begin]))
                 starts.setdefault(inner, (i, part))
                 ends.setdefault(inner, (i + 1, part))
@@ -254,19 +283,49 @@ def _views(tokens: Sequence[Token]) -> list[_View]:
     return views
 
 
+def _script(char: str) -> int:
+    """0 kanji, 1 kana, 2 latin/digit, 3 other (the view is folded: katakana is kana)."""
+    if "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or char in "々〆":
+        return 0
+    if "\u3041" <= char <= "\u30ff":
+        return 1
+    return 2 if char.isascii() and char.isalnum() else 3
+
+
+def _script_change(view: _View, left: int) -> bool:
+    """True when view positions ``left`` and ``left + 1`` are in one token but change
+    script: a compound seam (「うるう|年」) or okurigana (「間違|い」)."""
+    owner = view.owner
+    if left < 0 or left + 1 >= len(owner) or owner[left] != owner[left + 1]:
+        return False
+    return _script(view.text[left]) != _script(view.text[left + 1])
+
+
+def _head(view: _View, tokens: Sequence[Token], start: int, variant: _Variant) -> tuple[int, int] | None:
+    head = view.starts.get(start)
+    if head is None and not variant.reading and variant.length >= 2 and _script_change(view, start - 1):
+        i = view.owner[start]
+        head = (i, tokens[i].begin)
+    return head
+
+
+def _tail(view: _View, tokens: Sequence[Token], stop: int, variant: _Variant) -> tuple[int, int] | None:
+    tail = view.ends.get(stop)
+    if tail is None and not variant.reading:
+        i = view.owner[stop - 1]
+        if tokens[i].pos[0] in _INFLECTING or (variant.length >= 2 and _script_change(view, stop - 1)):
+            tail = (i + 1, tokens[i].end)  # a stem: 「抜い」 in 「抜いた」, 「押し間違」 in 「押し間違い」
+    return tail
+
+
 def _bounded(
     view: _View, tokens: Sequence[Token], start: int, stop: int, variant: _Variant
 ) -> tuple[int, int, int] | None:
     """(begin, end, token_end) if the occurrence sits on token boundaries."""
-    head = view.starts.get(start)
-    if head is None:
+    head = _head(view, tokens, start, variant)
+    tail = _tail(view, tokens, stop, variant) if head is not None else None
+    if head is None or tail is None:
         return None
-    tail = view.ends.get(stop)
-    if tail is None:
-        i = view.owner[stop - 1]
-        if variant.reading or tokens[i].pos[0] not in _INFLECTING:
-            return None
-        tail = (i + 1, tokens[i].end)  # a stem: 「抜い」 in 「抜いた」, 「使」 in 「使った」
     if variant.reading and variant.length <= 2:
         whole = head[1] == tokens[head[0]].begin and tail[1] == tokens[tail[0] - 1].end
         if not whole or tail[0] - head[0] != 1:
@@ -294,33 +353,66 @@ def _occurrences(
     return found, present
 
 
-def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int) -> tuple[str | None, Polarity]:
+def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> tuple[str | None, Polarity]:
     if rule.answer not in _FLIP:
         return rule.answer, "positive"
-    polarity = question_polarity(tokens, token_end)
+    if wh:
+        return None, "unclear"  # 「誰が設置した？」 cannot be answered yes or no
+    polarity = question_polarity(tokens, token_end, strict=STRICT_POLARITY)
     if polarity == "unclear":
         return None, polarity
     return (_FLIP[rule.answer] if polarity == "negative" else rule.answer), polarity
 
 
-def _hits(table: NaturalTable, tokens: Sequence[Token], occurrences: Sequence[_Occurrence],
-          present: set[int]) -> list[NaturalHit]:
+def fired_phrases(table: NaturalTable, tokens: Sequence[Token]) -> dict[tuple[int, int, int], _Occurrence]:
+    """(rule position, begin, end) -> occurrence, for every rule that fires on a phrase
+    (on token boundaries, not blocked by its ``not`` words)."""
+    occurrences, present = _occurrences(table, tokens, _views(tokens))
     fired: dict[tuple[int, int, int], _Occurrence] = {}
     for occ in occurrences:
         for position in table.rules_for(occ.word):
             if not table.blocked(position, present):
                 fired.setdefault((position, occ.begin, occ.end), occ)
+    return fired
+
+
+def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
+    fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
+    covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
+    wh = bool(fired) and is_wh_question(tokens)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
         if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
-        verdict, polarity = _verdict(rule, tokens, occ.token_end)
+        verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)
+        if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
+            verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+#: Incidental attributes: 「キーボードの色」 asks about the colour, not the keyboard.
+_ATTRIBUTES = frozenset({
+    "色", "何色", "色合い", "カラー", "メーカー", "ブランド", "値段", "価格", "柄", "素材", "重さ", "形", "デザイン",
+})
+
+
+_FOLDED_ATTRIBUTES = frozenset(fold(a) for a in _ATTRIBUTES)
+
+
+def _attribute_of(tokens: Sequence[Token], token_end: int, covered: set[int]) -> bool:
+    """True when the phrase only names the owner of an incidental attribute that no
+    rule covers (「キーボード|の|色」, 「テレビ|の|メーカー」): no verdict, not the owner's."""
+    if token_end + 1 >= len(tokens) or tokens[token_end].surface != "の":
+        return False
+    head = tokens[token_end + 1]
+    if token_end + 1 in covered:
+        return False
+    return head.lemma in _ATTRIBUTES or fold(head.surface) in _FOLDED_ATTRIBUTES
 
 
 def _focus(hits: Sequence[NaturalHit]) -> NaturalHit:
@@ -328,19 +420,30 @@ def _focus(hits: Sequence[NaturalHit]) -> NaturalHit:
     return min(hits, key=lambda h: (-h.token_end, -(h.end - h.begin), h.rule.index))
 
 
-def _settle(hits: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
+def _one_per_rule(hits: Sequence[NaturalHit]) -> list[NaturalHit]:
+    """A rule that fired on several phrases speaks once, through its phrase nearest
+    the predicate (「誰も気づ|かなかった」 vs 「気づかな」 in 「誰も気づかなかった？」)."""
+    best: dict[int, NaturalHit] = {}
+    for hit in hits:
+        kept = best.get(hit.rule.index)
+        if kept is None or (hit.token_end, hit.end - hit.begin) > (kept.token_end, kept.end - kept.begin):
+            best[hit.rule.index] = hit
+    return sorted(best.values(), key=lambda h: h.rule.index)
+
+
+def _settle(found: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
+    hits = _one_per_rule(found)
     if not hits:
         return NaturalOutcome(None, None)
-    first = min(hits, key=lambda h: h.rule.index)
     verdicts = {h.verdict for h in hits}
     if policy == "first" or len(verdicts) == 1:
-        chosen = first
+        chosen = hits[0]
     elif policy == "agree":
         return NaturalOutcome(None, "rules with different verdicts fired", tuple(hits))
-    elif policy == "conjunction" and "NO" in verdicts:
-        chosen = min((h for h in hits if h.verdict == "NO"), key=lambda h: h.rule.index)
     else:
         chosen = _focus(hits)
+        if policy == "conjunction" and chosen.verdict in _FLIP and "NO" in verdicts:
+            chosen = next(h for h in hits if h.verdict == "NO")  # YES and NO -> NO
     if chosen.verdict is None:
         return NaturalOutcome(None, "the polarity of the question is unclear", tuple(hits))
     return NaturalOutcome(chosen, None, tuple(hits))
@@ -367,6 +470,4 @@ def natural_match(question: object, table: RuleTable, policy: Policy = DEFAULT_P
     tokens = analyze(text)
     if not any(fold(t.surface) for t in tokens):
         return NaturalOutcome(None, "question is empty after normalization")
-    compiled = natural_table(table)
-    occurrences, present = _occurrences(compiled, tokens, _views(tokens))
-    return _settle(_hits(compiled, tokens, occurrences, present), policy)
+    return _settle(_hits(natural_table(table), tokens), policy)

@@ -39,6 +39,9 @@ class Token:
     #: Offsets strictly inside the token where Sudachi's short units (split mode A)
     #: begin (「電子レンジ」 -> ``(begin + 2,)``); filled for nouns of 3+ characters.
     parts: tuple[int, ...] = ()
+    #: Not in the dictionary: Sudachi made it up from a run of characters
+    #: (「デバッグログ」「エラーログ」 are one unknown katakana word).
+    oov: bool = False
 
     @property
     def is_content(self) -> bool:
@@ -117,6 +120,7 @@ class _Analyzer:
             begin=begin,
             end=end,
             parts=parts,
+            oov=m.is_oov(),
         )
 
 

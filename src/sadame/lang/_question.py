@@ -29,7 +29,7 @@ from typing import Literal
 from sadame.lang._analyzer import Token
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Polarity", "question_polarity"]
+__all__ = ["Polarity", "is_wh_question", "question_polarity"]
 
 Polarity = Literal["positive", "negative", "unclear"]
 
@@ -40,6 +40,20 @@ _CLAUSE_CONJUNCTIONS = frozenset({"が", "けど", "けれど", "けれども", 
 _FORMAL_NOUNS = frozenset({"わけ", "訳", "こと", "事", "はず", "筈", "の", "ん"})
 _LEXICAL_NEGATIVES = frozenset({"無関係", "関係無し", "関係なし"})
 _EXCEPT = frozenset({"以外", "他", "ほか"})
+#: Predicates that ask whether the phrase is relevant, the cause, or what it is:
+#: a negation of these flips the verdict of a rule about the phrase.
+_RELEVANCE = frozenset({
+    "関係", "関係する", "関わる", "係わる", "関連", "関連する", "無関係", "原因", "せい", "所為", "影響",
+    "仕業", "理由", "犯人", "要因", "きっかけ", "切っ掛け", "絡む", "鍵", "核心", "決め手", "ポイント",
+})
+_WH = frozenset({
+    "誰", "何", "いつ", "何時", "どこ", "何処", "なぜ", "何故", "どう", "どうして", "どれ", "どの", "どんな",
+    "いくつ", "幾つ", "いくら", "幾ら", "どちら", "どっち", "どれくらい", "どのくらい",
+})
+#: After an auxiliary-like verb, 「て」「で」 do not end the clause (「つないでない」).
+_TE_CONTINUES = frozenset({"いる", "居る", "ある", "有る", "おく", "置く", "しまう", "仕舞う", "みる", "見る", "くる", "来る", "いく", "行く"})
+_LIGHT_VERBS = frozenset({"する", "為る", "ある", "有る", "いる", "居る"})
+_IDENTITY = frozenset({"じゃ", "で", "では", "でも"})
 
 
 def _is_clause_end(token: Token) -> bool:
@@ -54,11 +68,20 @@ def _is_sentence_end(token: Token) -> bool:
 
 def _clause_tail(tokens: Sequence[Token], end: int) -> list[Token]:
     tail: list[Token] = []
-    for token in tokens[end:]:
-        if _is_clause_end(token) and not (tail and _is_copula_te(tail[-1], token)):
+    for i in range(end, len(tokens)):
+        token = tokens[i]
+        if _is_clause_end(token) and not (tail and _is_copula_te(tail[-1], token)) and not _te_continues(tokens, i):
             break
         tail.append(token)
     return tail
+
+
+def _te_continues(tokens: Sequence[Token], i: int) -> bool:
+    """「て」「で」 followed by ない/いる/ある/おく/しまう...: one predicate (「つないでない」)."""
+    if tokens[i].surface not in ("て", "で") or i + 1 >= len(tokens):
+        return False
+    following = tokens[i + 1]
+    return is_negator(following) or following.lemma in _TE_CONTINUES
 
 
 def _is_copula_te(previous: Token, token: Token) -> bool:
@@ -130,8 +153,77 @@ def _is_content_word(token: Token) -> bool:
     return token.lemma not in _FORMAL_NOUNS and token.normalized not in _FORMAL_NOUNS
 
 
-def _count(asked: Sequence[Token]) -> Polarity:
+def is_wh_question(tokens: Sequence[Token]) -> bool:
+    """True for a question word (誰 何 いつ どこ なぜ どう...) that asks for content,
+    not yes or no; 「何か」「誰も」「どこか」 are indefinite and do not count.
+
+    >>> from sadame.lang import analyze
+    >>> is_wh_question(analyze("誰がディスプレイを設置した？")), is_wh_question(analyze("何か関係ある？"))
+    (True, False)
+    """
+    for i, token in enumerate(tokens):
+        word = token.normalized if token.normalized in _WH else token.lemma
+        if word not in _WH and not (token.surface.startswith("何") and token.pos[0] == "名詞" and len(token.surface) > 1):
+            continue
+        if token.pos[0] == "名詞" and token.pos[1] == "数詞":
+            continue  # 「何か月も」
+        if i > 0 and not _starts_phrase(tokens[i - 1]):
+            continue  # a fragment of a kana word: 「きーぼー|どの」
+        following = tokens[i + 1].surface if i + 1 < len(tokens) else ""
+        if following not in ("か", "も", "でも"):
+            return True
+    return False
+
+
+def _starts_phrase(previous: Token) -> bool:
+    """Can a question word start right after ``previous``? After a particle,
+    conjunction or punctuation yes; after a word or a long-vowel mark no."""
+    if previous.pos[0] in ("補助記号", "空白"):
+        return previous.surface not in "ー－-~〜"
+    return previous.pos[0] in ("助詞", "接続詞", "感動詞")
+
+
+def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bool:
+    """Does the negator at ``asked[negator]`` negate the phrase itself (its relevance,
+    its identity, or the phrase's own verb) rather than another predicate?
+
+    「Xは関係ない」「Xのせいではない」「Xの問題ではない」「Xじゃない」「Xリークじゃない」
+    「(外に出)ない」 -> True; 「Xが動いてない」「Xがない」「Xしてない」「Xに問題はない」
+    -> False (the rule says whether X matters, not whether X runs, exists or was done)."""
+    if asked[negator].lemma in _LEXICAL_NEGATIVES:
+        return True
+    start = 0
+    while start < negator and asked[start].pos[0] in ("名詞", "接尾辞") and not is_negator(asked[start]):
+        start += 1  # a compound continues the phrase: 「メモリ|リーク」じゃない
+    light = False
+    for i in range(negator - 1, start - 1, -1):
+        token = asked[i]
+        if _is_relevance(asked, i):
+            return True
+        if token.lemma in _LIGHT_VERBS or token.normalized in _LIGHT_VERBS:
+            light = True
+        elif token.is_content and not is_negator(token):
+            return False
+    if light:
+        return False
+    before = [t for t in asked[start:negator] if t.pos[0] != "補助記号"]
+    if not before or (verb_phrase and start == 0):
+        return True  # the phrase's own verb: 「(外に出)ない」「(ドメイン名は変わ)ってない」
+    return before[0].surface in _IDENTITY  # 「Xじゃない」「Xではない」, not 「Xがない」
+
+
+def _is_relevance(asked: Sequence[Token], i: int) -> bool:
+    token = asked[i]
+    if token.lemma in _RELEVANCE or token.normalized in _RELEVANCE:
+        return True
+    return token.lemma == "問題" and i > 0 and asked[i - 1].surface == "の"  # 「Xの問題」, not 「Xに問題は」
+
+
+def _count(asked: Sequence[Token], strict: bool = False, verb_phrase: bool = False) -> Polarity:
     negators = [i for i, t in enumerate(asked) if is_negator(t) or t.lemma in _LEXICAL_NEGATIVES]
+    only = next((i for i, t in enumerate(asked) if t.surface == "しか" and t.pos[0] == "助詞"), None)
+    if only is not None:
+        negators = [i for i in negators if i < only] + [i for i in negators if i > only][1:]  # 「しか〜ない」
     if not negators:
         return "positive"
     for i in negators:
@@ -140,11 +232,20 @@ def _count(asked: Sequence[Token]) -> Polarity:
             return "unclear"  # 「使わない人」: the negation belongs to a relative clause
     if any(t.surface == "か" and t.pos[1] == "副助詞" for t in asked[: negators[-1]]):
         return "unclear"  # 「あるかないか」
-    return "negative" if len(negators) % 2 else "positive"
+    if len(negators) % 2 == 0:
+        return "positive"
+    if strict and not _about_phrase(asked, negators[0], verb_phrase):
+        return "unclear"
+    return "negative"
 
 
-def question_polarity(tokens: Sequence[Token], end: int) -> Polarity:
+def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False) -> Polarity:
     """How the question asks about the phrase ending before ``tokens[end]``.
+
+    With ``strict``, a negation counts only when it negates the phrase itself (its
+    relevance 「関係ない」「せいではない」, its identity 「じゃない」, or the phrase's
+    own verb); the negation of another predicate (「Xが動いてない」「Xがない」) is
+    ``unclear``: whether X matters does not say whether X runs or exists.
 
     >>> from sadame.lang import analyze
     >>> toks = analyze("電子レンジは関係ない？")
@@ -164,4 +265,5 @@ def question_polarity(tokens: Sequence[Token], end: int) -> Polarity:
     ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])
     asked, confirm = _strip_ending(tail)
     asked = _drop_suggestion(asked, ended_with_ka, confirm)
-    return _count(asked)
+    verb_phrase = end > 0 and tokens[end - 1].pos[0] in ("動詞", "形容詞", "助動詞")
+    return _count(asked, strict, verb_phrase)
