@@ -108,7 +108,11 @@ def answer_progress(best: int, total: int) -> str:
 
     >>> answer_progress(1, 3)
     'これまでの最高は3つのうち1つ、残りはあと2つです。'
+    >>> answer_progress(0, 2)
+    'まだ2つのポイントのどれにも届いていません。'
     """
+    if best <= 0:
+        return f"まだ{total}つのポイントのどれにも届いていません。"
     return f"これまでの最高は{total}つのうち{best}つ、残りはあと{max(total - best, 0)}つです。"
 
 

@@ -69,6 +69,7 @@ class Measured(BaseModel):
 
 class GameView(BaseModel):
     pack: str
+    pack_title: str
     id: str
     title: str
     statement: str
