@@ -11,6 +11,7 @@ lint/test/cover tables, and play the bundled lateral-thinking puzzles.
 
 from __future__ import annotations
 
+from sadame.judge._answer import KEYWORDS_ADVICE, TOO_LONG_ADVICE
 from sadame.judge._engine import (
     AnswerCheck,
     CompiledTable,
@@ -81,6 +82,7 @@ from sadame.judge._tools import (
 
 __all__ = [
     "DEFAULT_POLICY",
+    "KEYWORDS_ADVICE",
     "MATCHING_MODES",
     "MAX_TABLE_BYTES",
     "MISS_NOTE",
@@ -90,6 +92,7 @@ __all__ = [
     "POLICIES",
     "TABLE_FORMAT",
     "TABLE_FORMAT2",
+    "TOO_LONG_ADVICE",
     "UNKNOWN",
     "AnswerCheck",
     "AnswerExample",

@@ -27,7 +27,7 @@ from sadame.judge._natural import NaturalTable, clean, fired_phrases, fold
 from sadame.lang import Token, analyze, question_polarity
 from sadame.normalize import normalize
 
-__all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE", "is_keyword_list", "natural_check"]
+__all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE"]
 
 KEYWORDS_ADVICE = "キーワードを並べるだけでは正解になりません。何が起きたのかを文章で説明してください"
 TOO_LONG_ADVICE = "答えが長すぎます。何が起きたのかを短い文章で説明してください"

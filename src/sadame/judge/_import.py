@@ -24,7 +24,7 @@ from sadame.judge._errors import TableError
 from sadame.judge._loader import MAX_TABLE_BYTES, TABLE_FORMAT, parse_table, parse_yaml
 from sadame.judge._model import RuleTable
 
-__all__ = ["import_seed_rules", "seed_rules_to_table"]
+__all__ = ["import_seed_rules"]
 
 _MAX_DEPTH = 32
 _RULES_ASSIGNMENT = re.compile(r"\b(?:const|let|var)\s+RULES\s*=\s*")

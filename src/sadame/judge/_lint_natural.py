@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.judge._natural import fold, natural_match, natural_table
 
-__all__ = ["hint_leaks", "natural_rule_findings", "note_leaks"]
+__all__: list[str] = []
 
 Finding = tuple[str, str, Rule | None]
 

@@ -48,7 +48,6 @@ __all__ = [
     "load_pack",
     "load_table",
     "parse_table",
-    "parse_yaml",
     "resolve_table",
     "table_schema",
 ]

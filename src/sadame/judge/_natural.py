@@ -45,18 +45,7 @@ from sadame.judge._model import Rule, RuleTable
 from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
-__all__ = [
-    "MAX_QUESTION_CHARS",
-    "POLICIES",
-    "NaturalHit",
-    "NaturalOutcome",
-    "NaturalTable",
-    "clean",
-    "fired_phrases",
-    "fold",
-    "natural_match",
-    "natural_table",
-]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_match"]
 
 #: Longer questions get no verdict (a question is a sentence or two).
 MAX_QUESTION_CHARS = 500
