@@ -116,6 +116,7 @@ class PuzzleSummary(BaseModel):
 class PackListing(BaseModel):
     name: str
     title: str
+    description: str | None
     total: int
     solved: int
     puzzles: list[PuzzleSummary]
