@@ -189,10 +189,11 @@ class PackCatalog:
     total: int
     solved: int
     puzzles: tuple[CatalogEntry, ...]
+    description: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "title": self.title, "total": self.total, "solved": self.solved,
-                "puzzles": [p.to_dict() for p in self.puzzles]}
+        return {"name": self.name, "title": self.title, "description": self.description, "total": self.total,
+                "solved": self.solved, "puzzles": [p.to_dict() for p in self.puzzles]}
 
 
 def _entry(pack: PuzzlePack, puzzle: Puzzle, state: GameState | None) -> CatalogEntry:
@@ -224,5 +225,5 @@ def puzzle_catalog(
         entries = [_entry(each, p, states.get((each.name, p.id))) for p in each.puzzles.values()]
         solved = sum(1 for e in entries if e.best is not None)
         shown = tuple(e for e in entries if status is None or e.status is status)
-        listed.append(PackCatalog(each.name, each.title, len(entries), solved, shown))
+        listed.append(PackCatalog(each.name, each.title, len(entries), solved, shown, each.description))
     return listed

@@ -72,16 +72,23 @@ def question_feedback(result: JudgeResult) -> str:
 
 
 def answer_feedback(check: AnswerCheck) -> str:
-    """The reply to an answer (partial credit says how many points, never which).
+    """The reply to an answer (partial credit says how many points, never which), with
+    the checker's advice when a list of keywords or an overlong answer is not accepted.
 
     >>> answer_feedback(AnswerCheck(False, 1, 2, (0,)))
     '惜しい、2つのうち1つは合っています'
+    >>> answer_feedback(AnswerCheck(False, 2, 2, (0, 1), advice="文章で説明してください"))
+    '文章で説明してください'
     """
     if check.correct:
         return "正解です！"
+    if check.advice and check.matched >= check.total:
+        return check.advice
     if check.matched > 0:
-        return f"惜しい、{check.total}つのうち{check.matched}つは合っています"
-    return "残念、まだ核心に届いていません。もう少し考えてみてください"
+        reply = f"惜しい、{check.total}つのうち{check.matched}つは合っています"
+    else:
+        reply = "残念、まだ核心に届いていません。もう少し考えてみてください"
+    return f"{reply}。{check.advice}" if check.advice else reply
 
 
 def answer_intro(total: int) -> str:
@@ -101,7 +108,11 @@ def answer_progress(best: int, total: int) -> str:
 
     >>> answer_progress(1, 3)
     'これまでの最高は3つのうち1つ、残りはあと2つです。'
+    >>> answer_progress(0, 2)
+    'まだ2つのポイントのどれにも届いていません。'
     """
+    if best <= 0:
+        return f"まだ{total}つのポイントのどれにも届いていません。"
     return f"これまでの最高は{total}つのうち{best}つ、残りはあと{max(total - best, 0)}つです。"
 
 

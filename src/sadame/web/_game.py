@@ -186,7 +186,7 @@ class GameService:
         record = state.record()
         total = len(puzzle.solution)
         return {
-            "pack": pack, "id": puzzle.id, "title": puzzle.title, "statement": puzzle.statement,
+            "pack": pack, "pack_title": self.packs()[pack].title, "id": puzzle.id, "title": puzzle.title, "statement": puzzle.statement,
             "difficulty": puzzle_difficulty(puzzle), "measured": measure_difficulty(puzzle).to_dict(),
             "history": [public_question(q, r) for q, r in state.history],
             "attempts": [_public_attempt(a, c.correct, c.matched, c.total, answer_feedback(c))

@@ -69,6 +69,7 @@ class Measured(BaseModel):
 
 class GameView(BaseModel):
     pack: str
+    pack_title: str
     id: str
     title: str
     statement: str
@@ -115,6 +116,7 @@ class PuzzleSummary(BaseModel):
 class PackListing(BaseModel):
     name: str
     title: str
+    description: str | None
     total: int
     solved: int
     puzzles: list[PuzzleSummary]
