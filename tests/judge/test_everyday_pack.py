@@ -98,3 +98,25 @@ def test_everyday_natural_questions_meet_the_targets(everyday: PuzzlePack) -> No
         if right < 0.9 * total or wrong > 0.02 * total:
             below.append(f"{puzzle.id}: {right}/{total} right, {wrong} wrong")
     assert below == []
+
+
+#: Questions with no content word of any puzzle, in kana: a short reading of a rule word
+#: (蟻 = あり, 市 = し, 木 = き) or a word whose ー is dropped (スキー = すき) must not fire on
+#: the verbs and particles of such a frame.
+_NEUTRAL_FRAMES = (
+    "それはしてきた？", "それってありますか？", "それしてる？", "それでした？", "それになった？",
+    "それかな？", "それじゃないよね？", "それっす", "それだけど？", "それなんだ？", "それしてみた？",
+    "それはいますか？", "それはきた？", "それはみた？", "それはめだつ？", "それはひがたった？",
+    "それはきにしてる？", "それはいった？", "それはとった？", "それはかった？", "それはでた？",
+    "それはあった？", "それしかない？", "それってわけ？", "あるかね？", "そのあと？", "かんじ？",
+)
+
+
+def test_everyday_rules_stay_silent_on_neutral_kana_frames(everyday: PuzzlePack) -> None:
+    fired = [
+        (puzzle.id, frame, result.rule_id)
+        for puzzle in _puzzles(everyday)
+        for frame in _NEUTRAL_FRAMES
+        if (result := Judge(puzzle.table).ask(frame)).verdict != UNKNOWN
+    ]
+    assert fired == []
