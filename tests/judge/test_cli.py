@@ -101,3 +101,35 @@ def test_commands_document_an_example() -> None:
     assert isinstance(group, click.Group)
     for command in [cli.commands[n] for n in ("judge", "answer", "play", "rules")] + list(group.commands.values()):
         assert command.epilog and "Example:" in command.epilog
+
+
+def test_rules_test_prints_natural_question_figures(data_dir: Path) -> None:
+    code, out = _run("rules", "test", str(data_dir / "natural.yaml"))
+    assert code == 0, out
+    assert "natural questions (rules only, policy conjunction)" in out
+    assert "lunch-breaker" in out and "thresholds: right >= 90%, wrong <= 2% per puzzle: ok" in out
+    code, out = _run("rules", "test", "--json", str(data_dir / "natural.yaml"))
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["questions"]["total"]["wrong"] == 0
+    assert report["questions"]["polarity"]["total"] > 10
+
+
+def test_rules_test_fails_a_puzzle_under_the_thresholds(data_dir: Path, tmp_path: Path) -> None:
+    text = (data_dir / "natural.yaml").read_text("utf-8")
+    broken = tmp_path / "broken.yaml"
+    for question in ("ブレーカーが落ちた？", "ぶれーかーが落ちた？"):  # two of 53 wrong: 3.8%
+        assert f"{{q: {question}, expect: \"YES\"" in text
+        text = text.replace(f"{{q: {question}, expect: \"YES\"", f"{{q: {question}, expect: \"NO\"")
+    broken.write_text(text, "utf-8")
+    code, out = _run("rules", "test", str(broken))
+    assert code == 1 and "WRONG [lunch-breaker] 'ブレーカーが落ちた？'" in out and "FAIL lunch-breaker" in out
+    code, out = _run("rules", "test", "--max-wrong", "0.05", str(broken))
+    assert code == 0, out
+    code, out = _run("rules", "test", "--json", "--policy", "agree", str(broken))
+    assert code == 1 and json.loads(out)["questions"]["policy"] == "agree"
+
+
+def test_answer_in_natural_mode_prints_advice(data_dir: Path) -> None:
+    code, out = _run("answer", str(data_dir / "natural.yaml"), "--puzzle", "lunch-breaker", "電子レンジ、ブレーカー")
+    data = json.loads(out)
+    assert code == 0 and data["correct"] is False and data["advice"].startswith("キーワードを並べるだけ")

@@ -7,8 +7,9 @@ and three guards:
 * **a denied concept does not count**: a group whose every mention is negated in
   its clause (「電子レンジもブレーカーも関係なく…」「ディスプレイではなく…」) is not
   matched -- an answer that names the solution only to deny it is not a solution;
-* **a bare keyword list** (content words with no predicate and nothing linking
-  them: 「電子レンジ、ケトル、ブレーカー」) earns partial credit at most;
+* **a bare keyword list** (words side by side instead of an explanation:
+  「電子レンジ、ケトル、ブレーカー」, see :func:`is_keyword_list`) earns partial
+  credit at most;
 * **an answer far longer than an honest explanation** (over the solution's
   ``max_chars``, twice the truth's length by default) earns partial credit at most.
 
@@ -26,7 +27,7 @@ from sadame.judge._natural import NaturalTable, clean, fired_phrases, fold
 from sadame.lang import Token, analyze, question_polarity
 from sadame.normalize import normalize
 
-__all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE", "is_keyword_list", "natural_check"]
+__all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE"]
 
 KEYWORDS_ADVICE = "キーワードを並べるだけでは正解になりません。何が起きたのかを文章で説明してください"
 TOO_LONG_ADVICE = "答えが長すぎます。何が起きたのかを短い文章で説明してください"
@@ -34,6 +35,7 @@ TOO_LONG_ADVICE = "答えが長すぎます。何が起きたのかを短い文�
 _MAX_ANALYZED = 5_000
 _CACHE_ATTR = "_sadame_natural_groups"
 _PREDICATES = frozenset({"動詞", "形容詞", "助動詞"})
+_ARGUMENT_PARTICLES = frozenset({"が", "を", "に", "で", "へ", "は", "から", "まで", "より"})
 _LIST_PARTICLES = frozenset({"と", "や", "か", "とか", "も", "及び", "および", "または"})
 
 
@@ -61,10 +63,37 @@ def _matched_groups(solution: Solution, tokens: Sequence[Token]) -> tuple[int, .
     return tuple(sorted(matched))
 
 
+def _segments(tokens: Sequence[Token]) -> list[list[Token]]:
+    """The text cut at punctuation and spaces (「電子レンジ、ケトル」 -> two segments)."""
+    segments: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.pos[0] in ("補助記号", "空白"):
+            if segments[-1]:
+                segments.append([])
+        else:
+            segments[-1].append(token)
+    return [s for s in segments if s]
+
+
+def _bare(segment: Sequence[Token]) -> bool:
+    """A segment that states nothing: it does not link an argument (が を に で へ
+    は から まで) to a predicate. 「自身のディスク」「つながっていな」 are bare,
+    「電子レンジを使い」「接続が切れ」 are not."""
+    linked = any(t.pos[0] == "助詞" and t.surface in _ARGUMENT_PARTICLES for t in segment)
+    return not (linked and any(t.pos[0] in _PREDICATES for t in segment))
+
+
 def is_keyword_list(tokens: Sequence[Token]) -> bool:
-    """Content words side by side with (almost) nothing linking them: no predicate
-    and no particle other than the listing ones (と や か も), or, in a long text,
-    fewer links than one per four content words."""
+    """Words side by side instead of an explanation: two or more content words with
+    nothing linking them (no predicate, no particle but と や か も), or five or more
+    pieces between commas/spaces of which at least 60% state nothing (no argument
+    linked to a predicate), or a long text with fewer links than one per four
+    content words.
+
+    >>> from sadame.lang import analyze
+    >>> is_keyword_list(analyze("電子レンジ、ブレーカー")), is_keyword_list(analyze("電子レンジでブレーカーが落ちた"))
+    (True, False)
+    """
     content = [t for t in tokens if t.is_content and t.pos[0] not in _PREDICATES]
     if len(content) < 2:
         return False
@@ -72,7 +101,10 @@ def is_keyword_list(tokens: Sequence[Token]) -> bool:
         1 for t in tokens
         if t.pos[0] in _PREDICATES or (t.pos[0] == "助詞" and t.surface not in _LIST_PARTICLES)
     )
-    return links == 0 or (len(content) >= 8 and links * 4 < len(content))
+    if links == 0 or (len(content) >= 8 and links * 4 < len(content)):
+        return True
+    segments = _segments(tokens)
+    return len(segments) >= 5 and sum(map(_bare, segments)) * 5 >= len(segments) * 3
 
 
 def natural_check(answer: object, solution: Solution) -> AnswerCheck:

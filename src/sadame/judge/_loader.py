@@ -417,6 +417,12 @@ def _build_pack(data: dict[str, Any], file: str | None, fmt: str) -> PuzzlePack:
     )
 
 
+def parse_yaml(text: str, file: str = "<text>") -> object:
+    """Parse YAML the way table files are parsed (no aliases, no duplicate keys,
+    YAML 1.2 scalars: ``NO`` stays a string). Raises :class:`TableError`."""
+    return _parse_bytes(text.encode("utf-8"), file, ".yaml")
+
+
 def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzlePack:
     """Validate already-parsed data (a dict as from YAML/JSON) and build the table
     or pack its ``format`` names. Raises :class:`TableError`; never returns half."""

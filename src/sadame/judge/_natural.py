@@ -17,11 +17,12 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
    boundary and ends on one (or inside a verb/adjective/auxiliary: authors write
    stems such as 「抜い」「何かを使」). So 「ログ」 never fires inside 「プログラム」
    「ブログ」. ``not`` words block on any occurrence, as in the seed.
-5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書) is
-   kana, so it can only match kana the player typed: 飴 is never read as あめ and
-   compared with 雨. A reading shared by two different words of the table (雨/飴:
-   あめ) is ambiguous and is not used at all, and a reading of one or two kana must
-   cover exactly one whole token.
+5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書;
+   only words with kanji or digits get one) is kana, so it can only match kana the
+   player typed: 飴 is never read as あめ and compared with 雨. A reading shared by
+   two different words of different rules (雨/飴: あめ) is ambiguous and is not used
+   at all (lint J104), and a reading of one or two kana must cover exactly one whole
+   token.
 6. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
    (「雨」 inside 「雨漏り」, 「外に出」 inside 「外に出ない」).
 7. **Polarity** (:func:`sadame.lang.question_polarity`) of each remaining phrase:
@@ -44,18 +45,7 @@ from sadame.judge._model import Rule, RuleTable
 from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
-__all__ = [
-    "MAX_QUESTION_CHARS",
-    "POLICIES",
-    "NaturalHit",
-    "NaturalOutcome",
-    "NaturalTable",
-    "clean",
-    "fired_phrases",
-    "fold",
-    "natural_match",
-    "natural_table",
-]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_match"]
 
 #: Longer questions get no verdict (a question is a sentence or two).
 MAX_QUESTION_CHARS = 500
@@ -70,6 +60,10 @@ DEFAULT_POLICY: Policy = "conjunction"
 STRICT_POLARITY = True
 
 _DASH_AFTER_KANA = re.compile(r"(?<=[\u3041-\u309f\u30a1-\u30fa\u30fc])[-\u2010-\u2015\u2212\uff0d\uff70~〜～]")
+#: Only words with kanji, digits or latin letters get a reading variant (kana typed
+#: for kanji: 「しょうめいしょ」, 「でぃーえぬえす」; the analyzer's "reading" of
+#: symbols is not one).
+_READ = re.compile(r"[0-9A-Za-z\u3400-\u4dbf\u4e00-\u9fff々]")
 _INFLECTING = frozenset({"動詞", "形容詞", "助動詞"})
 _FLIP = {"YES": "NO", "NO": "YES"}
 _NATURAL_ATTR = "_sadame_natural_table"
@@ -134,7 +128,7 @@ def _word_forms(word: str) -> tuple[str, set[str], set[str]]:
     tokens = analyze(cleaned)
     identity = fold("".join(t.normalized for t in tokens)) or fold(cleaned)
     spellings = {fold(cleaned), identity, fold("".join(t.lemma for t in tokens))}
-    readings = {fold("".join(t.reading for t in tokens))}
+    readings = {fold("".join(t.reading for t in tokens))} if _READ.search(cleaned) else set()
     spellings.discard("")
     readings.discard("")
     return identity, spellings, readings - spellings
@@ -159,6 +153,7 @@ class NaturalTable:
             self._not_ids.append(frozenset(self._word_id(w, ids, any_rules) for w in rule.not_))
         self._any_rules = tuple(tuple(r) for r in any_rules)
         self._origin = self._origins(folded_synonyms)
+        self._dropped: list[tuple[str, tuple[str, ...]]] = []
         self.variants, self.automaton = self._compile()
 
     def _word_id(self, word: str, ids: dict[str, int], any_rules: list[list[int]]) -> int:
@@ -196,14 +191,21 @@ class NaturalTable:
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), False))
         for form, wids in read.items():
-            if form in spelled or len({identity[w] for w in wids}) > 1:
-                continue  # ambiguous reading (雨/飴: あめ), or already a spelling
+            if form in spelled:
+                continue
+            if len({identity[w] for w in wids}) > 1 and len({self._any_rules[w] for w in wids}) > 1:
+                self._dropped.append((form, tuple(self.words[w] for w in sorted(wids))))
+                continue  # ambiguous reading (雨/飴: あめ)
             automaton.add_word(form, len(variants))
             variants.append(_Variant(tuple(sorted(wids)), len(form), True))
         if not variants:
             return variants, None
         automaton.make_automaton()
         return variants, automaton
+
+    def dropped_readings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Readings shared by different words, not used for matching: (reading, words)."""
+        return tuple(self._dropped)
 
     def rules_for(self, word: int) -> tuple[int, ...]:
         return self._any_rules[word]
@@ -374,7 +376,7 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
         verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)
-        if _attribute_of(tokens, occ.token_end, covered):
+        if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end

@@ -22,6 +22,7 @@ __all__ = [
     "PuzzleFigures",
     "QuestionOutcome",
     "QuestionReport",
+    "render_questions",
     "run_questions",
 ]
 
@@ -145,3 +146,27 @@ def run_questions(table: RuleTable | PuzzlePack, policy: Policy = DEFAULT_POLICY
         every.extend(outcomes)
         figures.append(_figures(puzzle.id, outcomes))
     return QuestionReport(tuple(every), tuple(figures), policy)
+
+
+def _row(figures: PuzzleFigures) -> str:
+    return (f"{figures.name:<32} {figures.total:>5} {figures.right:>6} {figures.wrong:>6} {figures.none:>6}"
+            f" {figures.right_rate:>7.1%} {figures.wrong_rate:>7.1%}")
+
+
+def render_questions(report: QuestionReport, min_right: float = 0.9, max_wrong: float = 0.02) -> str:
+    """The per-puzzle table of ``sadame rules test`` (plain text), with the misses."""
+    failing = {p.name for p in report.failing(min_right, max_wrong)}
+    lines = [f"natural questions (rules only, policy {report.policy}):",
+             f"{'puzzle':<32} {'total':>5} {'right':>6} {'wrong':>6} {'none':>6} {'right%':>7} {'wrong%':>7}"]
+    lines.extend(_row(p) + ("  FAIL" if p.name in failing else "") for p in report.puzzles if p.total)
+    lines.append(_row(report.total))
+    lines.append(_row(report.polarity) + "  (negation, suggestion, confirm-neg, double-negation)")
+    for outcome in report.outcomes:
+        if outcome.grade != "right":
+            where = f"[{outcome.puzzle}] " if outcome.puzzle else ""
+            fired = f" (rule {outcome.rule} on {outcome.matched_word!r})" if outcome.rule else ""
+            lines.append(f"{outcome.grade.upper():5} {where}{outcome.question.q!r}: expected "
+                         f"{outcome.question.expect!r}, got {outcome.got!r}{fired}")
+    lines.append(f"thresholds: right >= {min_right:.0%}, wrong <= {max_wrong:.0%} per puzzle: "
+                 + ("FAIL " + ", ".join(sorted(failing)) if failing else "ok"))
+    return "\n".join(lines)

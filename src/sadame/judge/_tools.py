@@ -30,6 +30,7 @@ from typing import Literal
 
 from sadame.judge._engine import check_answer, judge_by_rules
 from sadame.judge._judge import Judge
+from sadame.judge._lint_natural import hint_leaks, natural_rule_findings, note_leaks
 from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.normalize import normalize
 
@@ -98,6 +99,7 @@ class LintReport:
 
 def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding]:
     compiled = table.compiled
+    natural = table.matching == "natural"
 
     def finding(code: str, severity: Severity, message: str, rule: Rule) -> LintFinding:
         return LintFinding(code, severity, message, puzzle, rule.index, rule.id)
@@ -123,6 +125,8 @@ def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding
                           if nn in rule.any_normalized[i])
                 yield finding("J004", "warning", f"any word {rule.any[i]!r} contains not word {by!r}: "
                               "it can only ever occur blocked", rule)
+        if natural:
+            continue  # substring shadowing (J004 containment, J001) does not hold on token boundaries
         for label, words, norms in (("any", rule.any, rule.any_normalized), ("not", rule.not_, rule.not_normalized)):
             for i, long in enumerate(norms):
                 inner = next((j for j, short in enumerate(norms) if short != long and short in long), None)
@@ -168,15 +172,31 @@ def _solution_findings(puzzle: Puzzle) -> Iterable[LintFinding]:
                                           "both groups", puzzle.id)
 
 
+def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack | None) -> Iterable[LintFinding]:
+    """J101-J106 (see :mod:`sadame.judge._lint_natural`), as warnings."""
+    found: list[tuple[str, str, Rule | None]] = []
+    if table.matching == "natural":
+        found.extend(natural_rule_findings(table))
+    if puzzle is not None and pack is not None:
+        found.extend(note_leaks(puzzle, pack))
+        found.extend(hint_leaks(puzzle))
+    pid = puzzle.id if puzzle is not None else None
+    for code, message, rule in found:
+        yield LintFinding(code, "warning", message, pid, rule.index if rule else None, rule.id if rule else None)
+
+
 def lint_table(table: RuleTable | PuzzlePack) -> LintReport:
-    """Lint a rule table or every puzzle of a pack (rules and solution groups)."""
+    """Lint a rule table or every puzzle of a pack (rules, solution groups, and in
+    natural mode short/split/shadowed words, note and hint leaks)."""
     findings: list[LintFinding] = []
     if isinstance(table, PuzzlePack):
         for puzzle in table.puzzles.values():
             findings.extend(_rule_findings(puzzle.table, puzzle.id))
             findings.extend(_solution_findings(puzzle))
+            findings.extend(_natural_findings(puzzle.table, puzzle, table))
     elif isinstance(table, RuleTable):
         findings.extend(_rule_findings(table, None))
+        findings.extend(_natural_findings(table, None, None))
     else:
         raise TypeError(f"lint_table expects a RuleTable or PuzzlePack, got {type(table).__name__}")
     return LintReport(tuple(findings))

@@ -167,13 +167,23 @@ def is_wh_question(tokens: Sequence[Token]) -> bool:
             continue
         if token.pos[0] == "名詞" and token.pos[1] == "数詞":
             continue  # 「何か月も」
+        if i > 0 and not _starts_phrase(tokens[i - 1]):
+            continue  # a fragment of a kana word: 「きーぼー|どの」
         following = tokens[i + 1].surface if i + 1 < len(tokens) else ""
         if following not in ("か", "も", "でも"):
             return True
     return False
 
 
-def _about_phrase(asked: Sequence[Token], negator: int) -> bool:
+def _starts_phrase(previous: Token) -> bool:
+    """Can a question word start right after ``previous``? After a particle,
+    conjunction or punctuation yes; after a word or a long-vowel mark no."""
+    if previous.pos[0] in ("補助記号", "空白"):
+        return previous.surface not in "ー－-~〜"
+    return previous.pos[0] in ("助詞", "接続詞", "感動詞")
+
+
+def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bool:
     """Does the negator at ``asked[negator]`` negate the phrase itself (its relevance,
     its identity, or the phrase's own verb) rather than another predicate?
 
@@ -197,8 +207,8 @@ def _about_phrase(asked: Sequence[Token], negator: int) -> bool:
     if light:
         return False
     before = [t for t in asked[start:negator] if t.pos[0] != "補助記号"]
-    if not before:
-        return True  # the phrase's own verb or adjective: 「(外に出)ない」
+    if not before or (verb_phrase and start == 0):
+        return True  # the phrase's own verb: 「(外に出)ない」「(ドメイン名は変わ)ってない」
     return before[0].surface in _IDENTITY  # 「Xじゃない」「Xではない」, not 「Xがない」
 
 
@@ -209,7 +219,7 @@ def _is_relevance(asked: Sequence[Token], i: int) -> bool:
     return token.lemma == "問題" and i > 0 and asked[i - 1].surface == "の"  # 「Xの問題」, not 「Xに問題は」
 
 
-def _count(asked: Sequence[Token], strict: bool = False) -> Polarity:
+def _count(asked: Sequence[Token], strict: bool = False, verb_phrase: bool = False) -> Polarity:
     negators = [i for i, t in enumerate(asked) if is_negator(t) or t.lemma in _LEXICAL_NEGATIVES]
     only = next((i for i, t in enumerate(asked) if t.surface == "しか" and t.pos[0] == "助詞"), None)
     if only is not None:
@@ -224,7 +234,7 @@ def _count(asked: Sequence[Token], strict: bool = False) -> Polarity:
         return "unclear"  # 「あるかないか」
     if len(negators) % 2 == 0:
         return "positive"
-    if strict and not _about_phrase(asked, negators[0]):
+    if strict and not _about_phrase(asked, negators[0], verb_phrase):
         return "unclear"
     return "negative"
 
@@ -255,4 +265,5 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
     ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])
     asked, confirm = _strip_ending(tail)
     asked = _drop_suggestion(asked, ended_with_ka, confirm)
-    return _count(asked, strict)
+    verb_phrase = end > 0 and tokens[end - 1].pos[0] in ("動詞", "形容詞", "助動詞")
+    return _count(asked, strict, verb_phrase)
