@@ -25,9 +25,12 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
    token.
 6. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
    (「雨」 inside 「雨漏り」, 「外に出」 inside 「外に出ない」).
-7. **Polarity** (:func:`sadame.lang.question_polarity`) of each remaining phrase:
-   a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay); negation inside the
-   rule's own phrase does not count; ``unclear`` gives no verdict, never a guess.
+7. **Polarity** (:func:`sadame.lang.question_polarity`, strict) of each remaining
+   phrase: a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay) when it
+   negates the phrase's relevance, identity or own verb; negation inside the rule's
+   own phrase does not count; the negation of another predicate, a wh-question, an
+   incidental attribute (「キーボードの色」) or 「XはChrome？」 are ``unclear``: no
+   verdict, never a guess.
 8. **Conflicts** between phrases with different verdicts: see :data:`POLICIES`.
 """
 
@@ -57,7 +60,6 @@ Policy = Literal["first", "focus", "agree", "conjunction"]
 #: facts is true only if all are). Measured in ``docs/readme/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
 DEFAULT_POLICY: Policy = "conjunction"
-STRICT_POLARITY = True
 
 _DASH_AFTER_KANA = re.compile(r"(?<=[\u3041-\u309f\u30a1-\u30fa\u30fc])[-\u2010-\u2015\u2212\uff0d\uff70~〜～]")
 #: Only words with kanji, digits or latin letters get a reading variant (kana typed
@@ -347,7 +349,7 @@ def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> t
         return rule.answer, "positive"
     if wh:
         return None, "unclear"  # 「誰が設置した？」 cannot be answered yes or no
-    polarity = question_polarity(tokens, token_end, strict=STRICT_POLARITY)
+    polarity = question_polarity(tokens, token_end, strict=True)
     if polarity == "unclear":
         return None, polarity
     return (_FLIP[rule.answer] if polarity == "negative" else rule.answer), polarity
@@ -369,7 +371,7 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
     fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
     covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
-    wh = bool(fired) and is_wh_question(tokens)
+    wh = bool(fired) and is_wh_question(tokens, covered)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
         if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):
