@@ -108,7 +108,7 @@ def test_twenty_parallel_requests_never_exceed_a_per_puzzle_limit(db_url: str) -
     app = create_app(db_url, settings=settings)
     server, thread, url = serve(app)
     try:
-        with httpx.Client(base_url=url) as client:
+        with httpx.Client(base_url=url, timeout=60) as client:
             pack, puzzle = _first_puzzle(client)
             client.post(f"/api/puzzles/{pack}/{puzzle}/give-up")  # only to get a session cookie
             cookie = {COOKIE_NAME: client.cookies[COOKIE_NAME]}
@@ -118,7 +118,7 @@ def test_twenty_parallel_requests_never_exceed_a_per_puzzle_limit(db_url: str) -
         assert asked.count(200) == 5 and asked.count(409) == 15
         answered = _parallel(url, f"{base}/answer", {"answer": "わからない"}, cookie, 20)
         assert answered.count(200) == 3 and answered.count(409) == 17
-        with httpx.Client(base_url=url, cookies=cookie) as client:
+        with httpx.Client(base_url=url, cookies=cookie, timeout=60) as client:
             game = client.get(base).json()
         assert len(game["history"]) == 5 and len(game["attempts"]) == 3
         # A fresh cookie gets a fresh game but not a fresh budget: 8 questions per client.
@@ -131,7 +131,7 @@ def test_twenty_parallel_requests_never_exceed_a_per_puzzle_limit(db_url: str) -
 
 
 def _first_puzzle_other(url: str, pack: str) -> str:
-    with httpx.Client(base_url=url) as client:
+    with httpx.Client(base_url=url, timeout=60) as client:
         listing = client.get("/api/puzzles").json()
     puzzles = next(p for p in listing if p["name"] == pack)["puzzles"]
     return str(puzzles[1]["id"])

@@ -14,7 +14,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -474,6 +474,13 @@ def _load_bundled(kind: str, name: str) -> RuleTable | PuzzlePack:
     if not isinstance(name, str) or name not in bundled_names(kind):
         known = ", ".join(bundled_names(kind)) or "none"
         raise TableError(f"no bundled {kind[:-1] if kind == 'tables' else 'pack'} {name!r} (bundled: {known})")
+    return _load_bundled_file(kind, name)
+
+
+@lru_cache(maxsize=64)
+def _load_bundled_file(kind: str, name: str) -> RuleTable | PuzzlePack:
+    # Bundled data never changes while the process runs and loaded tables are immutable, so one
+    # load serves every caller (each web app, each worker thread, each game).
     resource = _bundled_dir(kind) / f"{name}.yaml"
     with resources.as_file(resource) as path:
         return load_table(path)
