@@ -102,7 +102,9 @@ def test_tracker_keys_merged_and_split_by_a_ruleset_change(tmp_path: Path) -> No
     merged = contract_diff([export], f"ruleset={custom}", "ruleset=seed-example")
     assert dict(merged.counts()) == {"keys_merged": 1, "key_renamed": 1}
     # without ruleset= the export's own pinned ruleset is the other side
-    assert contract_diff([export], "issue", "ruleset=seed-example").counts() == {}
+    rows = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
+    pinned = next(r["name"] for r in rows if r["type"] == "ruleset")
+    assert contract_diff([export], "issue", f"ruleset={pinned}").counts() == {}
 
 
 def test_sides_are_validated() -> None:
