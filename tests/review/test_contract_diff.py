@@ -166,3 +166,15 @@ def test_praise_filter_changes_are_listed(tmp_path: Path) -> None:
     assert changes["newly_dropped"].item == "u1: 集中が切れる"
     assert changes["newly_tracked"].item == "u1: 安定性が向上していない"
     assert report.worse({"dropped", "split"}) == ["dropped"]
+
+
+def test_the_rollback_presets_are_accepted_wherever_a_preset_is_named(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli, ["normalize", "-p", "decoration@nc1", "- **安定性**: 不足"])
+    assert out.exit_code == 0 and out.output.strip() == "安定性: 不足"
+    source = tmp_path / "s.md"
+    source.write_text("- **安定性**: 不足\n", encoding="utf-8")
+    found = runner.invoke(cli, ["quote", "verify", "-p", "decoration@nc1", "--source", str(source), "安定性: 不足"])
+    assert found.exit_code == 0 and "normalized" in found.output
+    bad = runner.invoke(cli, ["normalize", "-p", "decoration@nc0", "x"])
+    assert bad.exit_code == 2 and "unknown contract version 'nc0'" in bad.output

@@ -3,32 +3,11 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
-from sadame.cli._output import echo_json
-from sadame.normalize import PRESETS, contract_info, explain, normalize
-
-
-class _PresetName(click.ParamType[str, Any]):
-    """A preset name, or ``name@ncN`` for a preset of an earlier contract version."""
-
-    name = "preset"
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value)
-        try:
-            normalize("", preset=text)
-        except (ValueError, TypeError) as exc:
-            self.fail(str(exc), param, ctx)
-        return text
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[" + "|".join(sorted(PRESETS)) + "][@ncN]"
-
-
-_PRESET = _PresetName()
+from sadame.cli._output import PRESET_NAME, echo_json
+from sadame.normalize import contract_info, explain, normalize
 
 
 def _read_text(text: str | None) -> str:
@@ -42,7 +21,7 @@ def _read_text(text: str | None) -> str:
     epilog="Example:\n\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'   # => きゃっしゅ",
 )
 @click.argument("text", required=False)
-@click.option("--preset", "-p", type=_PRESET, required=True, help="Named preset of the contract.")
+@click.option("--preset", "-p", type=PRESET_NAME, required=True, help="Named preset of the contract.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON with input, preset and output.")
 def normalize_command(text: str | None, preset: str, as_json: bool) -> None:
     """Normalize TEXT (or standard input) with a preset."""
@@ -59,7 +38,7 @@ def normalize_command(text: str | None, preset: str, as_json: bool) -> None:
     epilog="Example:\n\n    sadame explain --preset judge 'ＣＳＳ？'",
 )
 @click.argument("text", required=False)
-@click.option("--preset", "-p", type=_PRESET, required=True, help="Named preset of the contract.")
+@click.option("--preset", "-p", type=PRESET_NAME, required=True, help="Named preset of the contract.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain_command(text: str | None, preset: str, as_json: bool) -> None:
     """Show which steps of a preset changed TEXT, and how."""

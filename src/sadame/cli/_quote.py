@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from sadame.normalize import PRESETS
+from sadame.cli._output import PRESET_NAME
 from sadame.quote import (
     CheckResult,
     EvalFileError,
@@ -123,7 +123,7 @@ def quote_group() -> None:
 @click.option(
     "--preset",
     "-p",
-    type=click.Choice(sorted(PRESETS)),
+    type=PRESET_NAME,
     default="quote",
     show_default=True,
     help="Preset the quotes are compared under.",
@@ -216,7 +216,7 @@ def _print_check(result: CheckResult) -> None:
 )
 @click.argument("output_path", metavar="OUTPUT_FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option(
-    "--preset", "-p", type=click.Choice(sorted(PRESETS)), default="quote", show_default=True,
+    "--preset", "-p", type=PRESET_NAME, default="quote", show_default=True,
     help="Preset the quotes are compared under.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the web API's /check answer).")
