@@ -170,7 +170,7 @@ def test_praise_filter_changes_are_listed(tmp_path: Path) -> None:
 
 def test_the_rollback_presets_are_accepted_wherever_a_preset_is_named(tmp_path: Path) -> None:
     runner = CliRunner()
-    out = runner.invoke(cli, ["normalize", "-p", "decoration@nc1", "- **安定性**: 不足"])
+    out = runner.invoke(cli, ["normalize", "-p", "decoration@nc1", "--", "- **安定性**: 不足"])
     assert out.exit_code == 0 and out.output.strip() == "安定性: 不足"
     source = tmp_path / "s.md"
     source.write_text("- **安定性**: 不足\n", encoding="utf-8")
