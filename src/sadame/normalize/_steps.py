@@ -339,6 +339,8 @@ def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 def _wrapping_pair(text: str) -> tuple[int, int] | None:
     """Positions of a bracket pair that wraps the whole ``text`` (outer whitespace
     aside), or None. ``「A」と「B」`` is not wrapped: its first ``」`` closes early."""
+    if text[:1] not in _WRAPPERS and text[:1] not in _WS_SET:
+        return None  # the common case, decided without a loop
     i = 0
     while i < len(text) and text[i] in _WS_SET:
         i += 1
