@@ -39,3 +39,26 @@ def test_page_renders_numbered_results_in_japanese(live_server: LiveServer) -> N
     assert 'data-quote="1"' in html and '<sup class="qn" aria-hidden="true">1</sup>' in html
     assert "近い箇所" in html and "原文にありません" in html and "金額" in html
     assert bad.status_code == 400 and "プリセット" in bad.text
+
+
+def test_page_and_cli_show_the_same_verdicts(live_server: LiveServer, tmp_path: Path) -> None:
+    import re
+
+    from click.testing import CliRunner
+
+    from sadame.cli import cli
+
+    (tmp_path / "source.md").write_text(CASE["source"], encoding="utf-8")
+    (tmp_path / "output.txt").write_text(CASE["output"], encoding="utf-8")
+    run = CliRunner().invoke(
+        cli, ["quote", "check", "-s", str(tmp_path / "source.md"), str(tmp_path / "output.txt"), "--json"]
+    )
+    printed = json.loads(run.output)
+    with live_server.client() as client:
+        html = client.post("/quote", data={"source": CASE["source"], "output": CASE["output"]}).text
+    rows = re.findall(r'<tr class="st-\w+" data-status="(\w+)" data-quote="(\d+)">', html)
+    assert [(status, int(number)) for status, number in rows] == [
+        (q["status"], q["number"]) for q in printed["quotes"]
+    ]
+    grounded = re.findall(r'data-grounded="(true|false)"', html)
+    assert grounded == [str(n["grounded"]).lower() for n in printed["numbers"]["numbers"]]

@@ -342,6 +342,8 @@ def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 def _wrapping_pair(text: str) -> tuple[int, int] | None:
     """Positions of a bracket pair that wraps the whole ``text`` (outer whitespace
     aside), or None. ``「A」と「B」`` is not wrapped: its first ``」`` closes early."""
+    if text[:1] not in _WRAPPERS and text[:1] not in _WS_SET:
+        return None  # the common case, decided without a loop
     i = 0
     while i < len(text) and text[i] in _WS_SET:
         i += 1
@@ -427,35 +429,32 @@ def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     return _WS_RUN.sub(" ", text).strip(" ")
 
 
-def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
-    """True when the ``cjk`` mode turns the whitespace run ``text[start:end]`` into one space."""
-    if start == 0 or end == len(text):
-        return False
-    return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
-
-
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
         return m.select([i for i, c in enumerate(m.text) if c not in _WS_SET])
-    cjk = flags.whitespace is WhitespaceMode.CJK
+    return _runs_mapped(m, flags.whitespace is WhitespaceMode.CJK)
+
+
+def _runs_mapped(m: Mapped, cjk: bool) -> Mapped:
+    """Each whitespace run becomes one space or nothing: COLLAPSE keeps inner runs; CJK keeps
+    only runs between two non-CJK characters."""
+    text, n = m.text, len(m.text)
+    is_cjk = _CJK_CHAR.match
     chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     pos = 0
-    for run in _WS_RUN.finditer(m.text):
-        chars.append(m.text[pos : run.start()])
-        starts.extend(m.starts[pos : run.start()])
-        ends.extend(m.ends[pos : run.start()])
-        if cjk:
-            keep = _cjk_keeps_run(m.text, run.start(), run.end())
-        else:
-            keep = run.start() != 0 and run.end() != len(m.text)
-        if keep:
+    for run in _WS_RUN.finditer(text):
+        a, b = run.span()
+        chars.append(text[pos:a])
+        starts.extend(m.starts[pos:a])
+        ends.extend(m.ends[pos:a])
+        if a > 0 and b < n and not (cjk and (is_cjk(text, a - 1) or is_cjk(text, b))):
             chars.append(" ")
-            starts.append(m.starts[run.start()])
-            ends.append(max(m.ends[run.start() : run.end()]))
-        pos = run.end()
-    chars.append(m.text[pos:])
+            starts.append(m.starts[a])
+            ends.append(max(m.ends[a:b]))
+        pos = b
+    chars.append(text[pos:])
     starts.extend(m.starts[pos:])
     ends.extend(m.ends[pos:])
     return Mapped("".join(chars), starts, ends)

@@ -34,20 +34,31 @@ class NearestPassage:
         return {"span": self.span.to_dict(), "score": self.score}
 
 
-def _votes(quote: str, text: str) -> tuple[Counter[int], int]:
+def _votes(quote: str, text: str) -> tuple[dict[int, list[int]], int]:
+    """For each implied start of the quote in ``text``: (votes, first, last matched position);
+    and how many k-grams were tried."""
     k = 2 if len(quote) <= 24 else 3 if len(quote) <= 60 else 4
     k = min(k, len(quote))
     count = max(1, min(_SAMPLES, len(quote) - k + 1))
     step = max(1, (len(quote) - k + 1) // count)
-    votes: Counter[int] = Counter()
+    votes: dict[int, list[int]] = {}
     offsets = range(0, len(quote) - k + 1, step)
     for offset in offsets:
         gram = quote[offset : offset + k]
         pos, seen = text.find(gram), 0
         while pos != -1 and seen < _PER_GRAM:
-            votes[pos - offset] += 1
+            entry = votes.setdefault(pos - offset, [0, pos, pos + k])
+            entry[0] += 1
+            entry[1], entry[2] = min(entry[1], pos), max(entry[2], pos + k)
             pos, seen = text.find(gram, pos + 1), seen + 1
     return votes, len(offsets)
+
+
+def _clip_to_lines(source: str, span: tuple[int, int], core: tuple[int, int]) -> tuple[int, int]:
+    """``span`` without what lies beyond the lines of the matched ``core`` (the hint stays on them)."""
+    line_start = source.rfind("\n", 0, core[0]) + 1
+    line_end = source.find("\n", core[1])
+    return max(span[0], line_start), min(span[1], line_end if line_end != -1 else span[1])
 
 
 def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | None:
@@ -61,14 +72,17 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
         return None
     width = max(1, len(target) // 8)
     buckets: Counter[int] = Counter()
-    for start, n in votes.items():
-        buckets[start // width] += n
+    for start, entry in votes.items():
+        buckets[start // width] += entry[0]
     bucket, best = buckets.most_common(1)[0]
     score = round(100.0 * min(best, grams) / grams, 1)
     if score < _MIN_SCORE:
         return None
-    starts = [s for s in votes if s // width == bucket]
-    start = max(0, min(starts))
-    end = min(len(text), max(starts) + len(target))
-    a, b = verifier.normalized.original_span(start, max(start + 1, end))
+    chosen = [(start, entry) for start, entry in votes.items() if start // width == bucket]
+    start = max(0, min(s for s, _ in chosen))
+    end = min(len(text), max(s for s, _ in chosen) + len(target))
+    core = (min(e[1] for _, e in chosen), max(e[2] for _, e in chosen))
+    span = verifier.normalized.original_span(start, max(start + 1, end))
+    core_span = verifier.normalized.original_span(core[0], core[1])
+    a, b = _clip_to_lines(verifier.source, span, core_span)
     return NearestPassage(Span(a, b, verifier.source[a:b]), score)

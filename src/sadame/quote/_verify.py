@@ -203,6 +203,7 @@ class QuoteVerifier:
     max_spans: int = DEFAULT_MAX_SPANS
     _normalized: NormalizedText | None = field(default=None, init=False, repr=False)
     _budget: int = field(default=ALIGN_BUDGET, init=False, repr=False)
+    _unaligned: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -245,18 +246,19 @@ class QuoteVerifier:
             return self._invalid(quote, "quote is only an ellipsis")
         if len(parts) > MAX_PARTS:
             return self._invalid(quote, f"quote has {len(parts)} ellipsis parts (at most {MAX_PARTS})")
-        self._budget = ALIGN_BUDGET
+        self._budget, self._unaligned = ALIGN_BUDGET, 0
         raw = self._raw_hits(quote, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
         hits = self._norm_hits(norm_quote, limit=self.max_spans + 1)
         if hits:
             return self._found(quote, "normalized", [h.span for h in hits])
+        inside_only = self._unaligned > 0  # the lookup saw the quote, but never on whole characters
         if len(parts) > 1 or parts[0] != quote:
             split = self._verify_parts(quote, parts)
             if split is not None:
                 return split
-        return self._missing(quote, norm_quote)
+        return self._missing(quote, norm_quote, inside_only)
 
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order."""
@@ -287,6 +289,7 @@ class QuoteVerifier:
                 pos = text.find(norm_quote, end)
             else:
                 unaligned += 1
+                self._unaligned += 1
                 pos = text.find(norm_quote, pos + 1)
         return hits
 
@@ -413,7 +416,7 @@ class QuoteVerifier:
             quote, status, span=whole, spans=(whole,), occurrences=1, ambiguous=ambiguous, parts=parts
         )
 
-    def _missing(self, quote: str, norm_quote: str) -> QuoteResult:
+    def _missing(self, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
         text = self.normalized.text
         if len(norm_quote) > len(text):
             return self._result(quote, "missing", reason="quote is longer than the source")
@@ -422,7 +425,7 @@ class QuoteVerifier:
                 return self._result(
                     quote, "missing", reason="search stopped: too many hits that do not align with the source"
                 )
-            if norm_quote in text:
+            if inside_only:
                 return self._result(
                     quote,
                     "missing",
