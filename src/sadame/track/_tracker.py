@@ -280,7 +280,8 @@ class Tracker:
         user = check_name(user_id, "user_id")
         with self._read() as conn:
             full = queries.resolve_id(conn, self.tenant, user, issue_id)
-            return similar_issues(conn, self.tenant, user, full, limit=limit)
+            return similar_issues(conn, self.tenant, user, full, limit=limit, matcher=self.matcher,
+                                  timeout=self.config.matcher_timeout)
 
     # -- user actions ---------------------------------------------------------------------
 
