@@ -176,7 +176,7 @@ class Linked:
     target: str | None = None
     link_confidence: float | None = None
     created: bool = False  #: this finding created ``target``
-    reason: str | None = None  #: why it was filtered (``empty``, ``positive``)
+    reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
 
 
