@@ -47,7 +47,7 @@ def test_cli_round_trip(db_url: str, tmp_path: Path) -> None:
     assert len(json.loads(run(db_url, "unmerge", att, "--user", "u1", "--json"))) == 2
     plan = run(db_url, "migrate", "--ruleset", V2)
     assert "dry run" in plan and "1 merge(s)" in plan
-    assert json.loads(run(db_url, "migrate", "--ruleset", V2, "--apply", "--json"))["applied"] is True
+    assert json.loads(run(db_url, "migrate", "--ruleset", V2, "--apply", "--json"))["applied"] is True  # no split
     lines = run(db_url, "export").splitlines()
     rows = [json.loads(line) for line in lines]
     assert {r["type"] for r in rows} >= {"ruleset", "session", "issue", "detection", "event", "key"}
@@ -86,3 +86,13 @@ def test_cli_delete_user_import_and_similar(db_url: str, tmp_path: Path) -> None
     assert run(db_url, "users").strip() == ""
     assert json.loads(run(db_url, "import", str(backup), "--json"))["issue"] == 3
     assert json.loads(run(db_url, "list", "--user", "u1", "--json")) == listed
+
+
+def test_cli_migrate_refuses_splits_without_allow_splits(db_url: str) -> None:
+    run(db_url, "ingest", "--user", "u1", "--session", "s1", "--ruleset", "seed-example", "-",
+        input=json.dumps(["踏み込みが弱い", "握力が弱い"], ensure_ascii=False))
+    assert "1 split(s)" in run(db_url, "migrate", "--ruleset", "coaching-ja")
+    assert "--allow-splits" in run(db_url, "migrate", "--ruleset", "coaching-ja", "--apply", ok=False)
+    assert "applied" in run(db_url, "migrate", "--ruleset", "coaching-ja", "--apply", "--allow-splits")
+    keys = {i["key"] for i in json.loads(run(db_url, "list", "--user", "u1", "--json"))}
+    assert keys == {"insufficient_control@踏み込み", "insufficient_control@握力"}

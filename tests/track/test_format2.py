@@ -39,6 +39,8 @@ def test_keys_keep_their_subject_and_ignore_markup() -> None:
         assert issue_key(marked, RS) == "insufficient_control@踏み込み", marked
     for marked in ("**フォームが崩れる**", "1. フォームが崩れる", "「フォームが崩れる」"):  # no pattern word
         assert issue_key(marked, RS) == issue_key("フォームが崩れる", RS), marked
+    for text in ("1.5倍遅い処理がある", "-5%の低下がある", "#3のバグが再発"):  # numbers, not list markers
+        assert issue_key(text, RS) != issue_key(text[1:], RS), text
 
 
 def test_format_2_fields_are_checked() -> None:

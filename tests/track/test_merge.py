@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from sadame.track import MergeError, Tracker, TrackerConfig, issue_id, load_ruleset, rebuild
+from sadame.track import (
+    MergeError,
+    MigrationNeedsReview,
+    Tracker,
+    TrackerConfig,
+    issue_id,
+    load_ruleset,
+    rebuild,
+)
 from tests.track._helpers import snapshot, tracker
 
 V2 = Path(__file__).parent / "data" / "ruleset-v2.yaml"
@@ -86,7 +94,9 @@ def test_migrate_dry_run_shows_merges_and_splits_and_changes_nothing(db_url: str
 def test_migrate_apply_keeps_aliases_and_carries_ignored(db_url: str) -> None:
     t = tracker(db_url, config=WIDE)
     _history(t)
-    t.migrate(load_ruleset(V2), apply=True)
+    with pytest.raises(MigrationNeedsReview, match="splits 1 issue"):
+        t.migrate(load_ruleset(V2), apply=True)
+    t.migrate(load_ruleset(V2), apply=True, allow_splits=True)
     views = {v.key: v for v in t.list_issues("u")}
     assert set(views) == {"stability_issue", "balance_issue", "attention_issue"}
     assert views["attention_issue"].issue_id == issue_id("気が散る")  # ids are stable
@@ -115,7 +125,7 @@ def test_migrating_from_the_seed_to_the_format_2_default_carries_issues(db_url: 
     plan = t.migrate(load_ruleset("coaching-ja"))
     assert not plan["applied"] and plan["summary"]["splits"] == 1  # 弱い: one issue, two subjects
     assert {v.issue_id: v.status for v in t.list_issues("u")} == before  # a dry run changes nothing
-    t.migrate(load_ruleset("coaching-ja"), apply=True)
+    t.migrate(load_ruleset("coaching-ja"), apply=True, allow_splits=True)
     views = {v.key: v for v in t.list_issues("u")}
     assert set(views) == {"insufficient_control@踏み込み", "insufficient_control@握力", "attention_issue"}
     assert views["attention_issue"].status == "ignored" and views["attention_issue"].issue_id in before

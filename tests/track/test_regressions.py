@@ -152,3 +152,25 @@ def test_the_actor_is_always_recorded_and_checked_as_actor(db_url: str) -> None:
                  lambda: t.unmerge("u", a, actor="")):
         with pytest.raises(InvalidInsight, match=r"^actor must be a non-empty string"):
             call()
+
+
+def test_similar_asks_the_matcher_when_configured_and_never_merges(db_url: str) -> None:
+    matcher = StaticMatcher({"歩幅が小さい": ("ストライドが狭い", 0.9)})
+    t = tracker(db_url, matcher=matcher, config=WIDE)
+    t.ingest("u", "s1", ["ストライドが狭い", "腕の振りが小さい", "視線が下がる"], at=at(1))
+    plain = tracker(db_url, config=WIDE)
+    r = plain.ingest("u", "s2", ["歩幅が小さい"], at=at(2))
+    iid = r.new[0].issue_id or ""
+    assert issue_id("ストライドが狭い") not in [s.issue_id for s in plain.similar("u", iid)]  # no shared words
+    [top, *_] = t.similar("u", iid)
+    assert (top.issue_id, top.score, top.by_matcher) == (issue_id("ストライドが狭い"), 0.9, True)
+    assert all(v.merged_into is None for v in t.list_issues("u", include_merged=True))
+
+
+def test_two_improvements_of_one_issue_list_the_second_as_a_duplicate(db_url: str) -> None:
+    t = tracker(db_url)
+    t.ingest("u", "s1", ["集中が切れる"], at=at(1))
+    r = t.ingest("u", "s2", [{"text": "集中が切れる", "kind": "improvement"},
+                             {"text": "集中が切れる", "kind": "improvement"}], at=at(2))
+    assert [e.issue_id for e in r.improvements] == [issue_id("attention_issue")]
+    assert [e.source for e in r.duplicates] == ["improvement"] and r.filtered == []

@@ -67,7 +67,7 @@ def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server:
     assert markers == EXPECTED
     assert page.locator("table.issue-list tbody tr").first.get_attribute("data-status") == "open"  # open first
     assert "視線が下がる" in page.inner_text("section.improvements")
-    for chart, series in (("session-chart", {"new", "continuing", "improved", "regressed", "resolved"}),
+    for chart, series in (("session-chart", {"new", "deferred", "continuing", "improved", "regressed", "resolved"}),
                           ("total-chart", {"open_total", "resolved_total"})):
         svg = page.locator(f"svg#{chart}")
         assert svg.is_visible()

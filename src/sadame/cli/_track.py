@@ -180,13 +180,14 @@ def unmerge(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str
                       "    sadame track migrate --ruleset rulesets/v2.yaml --apply")
 @click.option("--ruleset", "ruleset", required=True, help="The new ruleset file (or bundled name).")
 @click.option("--apply", "apply", is_flag=True, help="Carry it out (default: only show what would change).")
+@click.option("--allow-splits", is_flag=True, help="Also apply splits of issues (read the dry run first).")
 @_JSON
 @_common
-def migrate(ruleset: str, apply: bool, as_json: bool, db: str | None, tenant: str) -> None:
+def migrate(ruleset: str, apply: bool, allow_splits: bool, as_json: bool, db: str | None, tenant: str) -> None:
     """Recompute keys under a new ruleset: show (or apply) merges, splits and re-keys."""
     from sadame.track import load_ruleset
 
-    plan = _tracker(db, tenant).migrate(load_ruleset(ruleset), apply=apply)
+    plan = _tracker(db, tenant).migrate(load_ruleset(ruleset), apply=apply, allow_splits=allow_splits)
     if as_json:
         echo_json(plan)
         return

@@ -9,6 +9,7 @@
      ├── IssueNotFound (KeyError)         no such issue for this tenant and user
      ├── IllegalTransition (ValueError)   the issue's current state forbids the event
      ├── MergeError (ValueError)          a merge/unmerge that makes no sense
+     ├── MigrationNeedsReview (ValueError) a migration that splits issues, applied without allow_splits
      └── SessionConflict (ValueError)     a session id reused with different findings
 """
 
@@ -20,6 +21,7 @@ __all__ = [
     "InvalidInsight",
     "IssueNotFound",
     "MergeError",
+    "MigrationNeedsReview",
     "RulesetError",
     "SessionConflict",
     "TrackError",
@@ -66,3 +68,8 @@ class SessionConflict(TrackError, ValueError):
 
 class InvalidExport(TrackError, ValueError):
     """Rows given to import that are not what export writes, or that would overwrite a user."""
+
+
+class MigrationNeedsReview(TrackError, ValueError):
+    """A ruleset migration that would split issues was applied without ``allow_splits``: read the
+    dry run first."""

@@ -176,7 +176,7 @@ class Linked:
     target: str | None = None
     link_confidence: float | None = None
     created: bool = False  #: this finding created ``target``
-    reason: str | None = None  #: why it was filtered (``empty``, ``positive``)
+    reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
 
 
@@ -193,6 +193,7 @@ class IngestRun:
     links: dict[str, tuple[str, str]] = field(default_factory=dict)  #: key digest -> (issue, kind)
     candidates: list[MatchCandidate] | None = None
     touched: set[str] = field(default_factory=set)
+    improved: set[str] = field(default_factory=set)  #: issues an improvement finding named this session
 
     @property
     def ruleset(self) -> Ruleset:
@@ -340,10 +341,14 @@ def _improve(run: IngestRun, item: Linked) -> None:
     """An improvement finding: resolve the issue it names, unless that issue was detected now."""
     if item.target is None:
         return
+    if item.target in run.improved:
+        item.outcome = Outcome.DUPLICATE
+        return
     if item.target in run.touched:
         item.outcome, item.reason = Outcome.FILTERED, "contradicted"
         return
     run.touched.add(item.target)
+    run.improved.add(item.target)
     assert item.link_confidence is not None
     run.tx.apply(item.target, Event.IMPROVE, actor="tracker", session_id=run.session, strict=False,
                  reason=f"improvement matched ({item.tier.value}, confidence {item.link_confidence:.2f})")

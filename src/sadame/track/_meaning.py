@@ -32,8 +32,11 @@ from sadame.lang._findings import praise_is_negated
 __all__ = ["SUBJECT_SEPARATOR", "clean_markup", "is_praise", "negative_is_resolved", "subject_of"]
 
 SUBJECT_SEPARATOR = "@"
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+・•●○◆■□▶►‣]|[#>]+|\(?[0-9０-９]{1,3}[.)．）、]|[（(][0-9０-９]{1,3}[)）]"
-                          r"|[①-⑳]|[a-zA-Z][.)])\s*")
+_LIST_MARKER = re.compile(
+    r"^\s*(?:[-*+]\s+|[・•●○◆■□▶►‣]\s*|#{1,6}\s+|>+\s*"  # bullets, headings, quotes
+    r"|\(?[0-9０-９]{1,3}(?:[.．](?![0-9０-９])|[)）、])\s*|[（(][0-9０-９]{1,3}[)）]\s*"  # 1. 1) (1) 1、
+    r"|[①-⑳]\s*|[a-zA-Z][.)]\s+)"
+)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`|~~)")
 _BRACKETS = str.maketrans("", "", "「」『』“”\"【】")
 # Words after a problem word that say it went away (遅れがなくなった, ミスが減った, 不足が解消した).

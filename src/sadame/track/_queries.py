@@ -24,7 +24,15 @@ from sadame.track._transaction import (
     USERS,
     issue_view,
 )
-from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView, SessionReport
+from sadame.track._views import (
+    DetectionView,
+    EventView,
+    IssueDetail,
+    IssueView,
+    LinkTier,
+    Outcome,
+    SessionReport,
+)
 
 __all__ = [
     "EXPORT_TABLES",
@@ -151,7 +159,8 @@ def show_issue(conn: Connection, tenant: str, user: str, iid: str) -> IssueDetai
     keys = [{"key": r[0], "kind": r[1]} for r in conn.execute(
         select(KEYS.c.key, KEYS.c.kind).where(scope(KEYS)).order_by(KEYS.c.kind, KEYS.c.key))]
     fields = DetectionView.__dataclass_fields__
-    dets = [DetectionView(**{k: r[k] for k in fields}) for r in conn.execute(
+    dets = [DetectionView(**{**{k: r[k] for k in fields}, "tier": LinkTier(r["tier"]),
+                             "outcome": Outcome(r["outcome"])}) for r in conn.execute(
         select(DETECTIONS).where(scope(DETECTIONS)).order_by(DETECTIONS.c.seq, DETECTIONS.c.position)).mappings()]
     events = [event_view(r) for r in conn.execute(select(EVENTS).where(scope(EVENTS)).order_by(EVENTS.c.id))
               .mappings()]

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sadame.db import make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
-from sadame.track._errors import MergeError, TrackError
+from sadame.track._errors import MergeError, MigrationNeedsReview, TrackError
 from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -280,7 +280,8 @@ class Tracker:
         user = check_name(user_id, "user_id")
         with self._read() as conn:
             full = queries.resolve_id(conn, self.tenant, user, issue_id)
-            return similar_issues(conn, self.tenant, user, full, limit=limit)
+            return similar_issues(conn, self.tenant, user, full, limit=limit, matcher=self.matcher,
+                                  timeout=self.config.matcher_timeout)
 
     # -- user actions ---------------------------------------------------------------------
 
@@ -335,23 +336,30 @@ class Tracker:
         with self._read() as conn:
             return [queries.show_issue(conn, self.tenant, user_id, i).issue for i in restored]
 
-    def migrate(self, ruleset: Ruleset, *, apply: bool = False) -> dict[str, Any]:
+    def migrate(self, ruleset: Ruleset, *, apply: bool = False, allow_splits: bool = False) -> dict[str, Any]:
         """Recompute keys under ``ruleset`` from stored detection texts; report merges and splits.
         With ``apply=True`` carry them out (old keys kept as aliases, statuses carried) and make
-        ``ruleset`` this tenant's active ruleset."""
+        ``ruleset`` this tenant's active ruleset. A plan that splits an issue (moves part of one
+        user's history to another issue) is applied only with ``allow_splits=True``, after a
+        person has read the dry run: otherwise :class:`MigrationNeedsReview` is raised."""
         users = self.users()
+        with self._read() as conn:
+            plan = migrate_tenant(conn, self.tenant, self.ruleset, users, ruleset, apply=False)
         if not apply:
-            with self._read() as conn:
-                return migrate_tenant(conn, self.tenant, self.ruleset, users, ruleset, apply=False)
+            return plan
+        if plan["summary"]["splits"] and not allow_splits:
+            raise MigrationNeedsReview(
+                f"the migration splits {plan['summary']['splits']} issue(s); read the dry run "
+                "(without --apply) and apply again with --allow-splits")
 
         def run(conn: Connection) -> dict[str, Any]:
-            plan = migrate_tenant(conn, self.tenant, self.ruleset, users, ruleset, apply=True)
+            applied = migrate_tenant(conn, self.tenant, self.ruleset, users, ruleset, apply=True)
             set_active_ruleset(conn, self.tenant, ruleset)
-            return plan
+            return applied
 
-        plan = self._write(users or ["\x00tenant"], run)
+        applied = self._write(users or ["\x00tenant"], run)
         self.ruleset = ruleset
-        return plan
+        return applied
 
     # -- ruleset tooling ------------------------------------------------------------------
 

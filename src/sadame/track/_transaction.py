@@ -51,6 +51,7 @@ ISSUE_COLUMNS = [c.name for c in ISSUES.columns if c.name != "id"]
 _TENANT: BindParameter[str] = bindparam("t")
 _USER: BindParameter[str] = bindparam("u")
 _ID_LIMIT = {"tenant": 128, "user_id": 255, "session_id": 255, "actor": 255}
+_ID_FORBIDDEN = frozenset("/\\")  # a user id is a URL path segment of the dashboard and the API
 
 
 def scoped(table: Table) -> Any:
@@ -71,11 +72,17 @@ UPDATE_ISSUE = (
 
 
 def check_name(value: object, what: str) -> str:
-    """A tenant, user, session or actor name: a non-empty, bounded, valid Unicode string."""
+    """The one check of tenant, user, session and actor names, the same at ingest and at every
+    read: a non-empty, bounded, valid Unicode string without control characters (a user id is
+    also a URL path segment of the dashboard and the API, so no ``/`` or ``\\``)."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidInsight(f"{what} must be a non-empty string, got {value!r}")
     if len(value) > _ID_LIMIT[what] or "\x00" in value:
         raise InvalidInsight(f"{what} is too long or contains NUL (max {_ID_LIMIT[what]} characters)")
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise InvalidInsight(f"{what} must not contain control characters: {value!r}")
+    if what == "user_id" and any(ch in _ID_FORBIDDEN for ch in value):
+        raise InvalidInsight(f"user_id must not contain '/' or '\\' (it is a URL path segment): {value!r}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -88,9 +88,9 @@ class DetectionView:
     confidence: float | None
     key: str
     issue_id: str | None
-    tier: str
+    tier: LinkTier
     link_confidence: float | None
-    outcome: str
+    outcome: Outcome
     at: str
 
     def to_dict(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ SERIES: tuple[tuple[str, str, str], ...] = (
 #: What each session did (counts of that session only).
 SESSION_SERIES: tuple[tuple[str, str, str], ...] = (
     ("new", "新規", "s-new"),
+    ("deferred", "保留中の候補", "s-deferred"),
     ("continuing", "継続", "s-continuing"),
     ("improved", "改善", "s-improved"),
     ("regressed", "再発", "s-regressed"),
