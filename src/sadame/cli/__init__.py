@@ -7,6 +7,9 @@ mirrors the library's layout.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import click
 
 from sadame import __version__
@@ -15,7 +18,21 @@ from sadame.cli import _judge, _lint, _llm, _normalize, _quote, _track, _web
 __all__ = ["cli", "main"]
 
 
+class _Sadame(click.Group):
+    """The top-level group: a database that cannot be used is a one-line error, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValueError as exc:
+            db = sys.modules.get("sadame.db")  # only loaded by commands that use a database
+            if db is not None and isinstance(exc, db.DatabaseError):
+                raise click.ClickException(str(exc)) from None
+            raise
+
+
 @click.group(
+    cls=_Sadame,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Example:\n\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'",
 )

@@ -91,6 +91,7 @@ UPD_ISSUE = (update(I_)
 MAX_INSIGHTS = 1000
 MAX_TEXT = 10_000
 _ID_LIMIT = {"tenant": 128, "user_id": 255, "session_id": 255}
+_ID_FORBIDDEN = frozenset("/\\")  # a user id is a URL path segment of the dashboard and the API
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,15 @@ def parse_insights(insights: object) -> list[Insight]:
 
 
 def _check_name(value: object, what: str) -> str:
+    """The one check of tenant, user and session ids, the same at ingest and at every read."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidInsight(f"{what} must be a non-empty string, got {value!r}")
     if len(value) > _ID_LIMIT[what] or "\x00" in value:
         raise InvalidInsight(f"{what} is too long or contains NUL (max {_ID_LIMIT[what]} characters)")
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise InvalidInsight(f"{what} must not contain control characters: {value!r}")
+    if what == "user_id" and any(ch in _ID_FORBIDDEN for ch in value):
+        raise InvalidInsight(f"user_id must not contain '/' or '\\' (it is a URL path segment): {value!r}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sadame.web._budget import BudgetExhausted
 from sadame.web._game import GameError, PuzzleNotFound
+from sadame.web._security import FORM_NUL_MESSAGE, refusal
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
 
@@ -111,11 +112,23 @@ def _classify(exc: Exception) -> tuple[int, str, str]:
     return 400, "bad_request", message
 
 
+def _form_with_nul(scope: Scope, body: bytes) -> bool:
+    """Whether a form body carries a NUL character (PostgreSQL cannot store one)."""
+    content_type = b""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            content_type = value.lower()
+    if content_type.startswith(b"application/x-www-form-urlencoded"):
+        return b"%00" in body or b"\x00" in body
+    return content_type.startswith(b"multipart/form-data") and b"\x00" in body
+
+
 class BodySizeLimit:
     """ASGI middleware: a request body above ``limit`` bytes gets 413 before the app parses it.
 
     The declared ``Content-Length`` is checked first; a chunked body is read up to
-    the limit and then replayed to the app.
+    the limit and then replayed to the app. A form body with a NUL character gets 400
+    here too, so no form field on any page can carry one.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -151,6 +164,9 @@ class BodySizeLimit:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         whole = b"".join(chunks)
+        if _form_with_nul(scope, whole):
+            await refusal(scope, 400, "bad_request", FORM_NUL_MESSAGE)(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sadame.web._quotecache import cached_index, cached_verifier
+
 __all__ = ["MAX_QUOTES", "CheckResult", "Segment", "check_output", "extract_quotes", "segments"]
 
 MAX_QUOTES = 1000
@@ -130,10 +132,8 @@ def segments(source: str, spans: list[tuple[int, int, int]]) -> list[Segment]:
 
 def check_output(source: str, output: str, preset: str = "decoration") -> CheckResult:
     """Verify the quotes and ground the numbers of ``output`` against ``source``."""
-    from sadame.quote import verify_quotes
-
     quotes = extract_quotes(output)
-    results = [r.to_dict() for r in verify_quotes(quotes, source, preset)]
+    results = [r.to_dict() for r in cached_verifier(source, preset).verify_many(quotes)]
     spans: list[tuple[int, int, int]] = []
     for index, result in enumerate(results):
         if result["verified"]:
@@ -144,14 +144,13 @@ def check_output(source: str, output: str, preset: str = "decoration") -> CheckR
 
 
 def ground(claim: str, source: str) -> tuple[list[dict[str, Any]], bool]:
-    """``sadame.quote.ground_numbers`` as JSON data, and whether grounding is available at all."""
-    try:
-        from sadame.quote import ground_numbers  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return [], False
+    """``sadame.quote.ground_numbers`` as JSON data, and whether grounding is available at all.
+
+    The source's numbers come from the per-process cache (scanned once per source).
+    """
     from sadame.web._convert import to_jsonable
 
-    result = to_jsonable(ground_numbers(claim, source))
+    result = to_jsonable(cached_index(source).ground(claim))
     if isinstance(result, dict):
         for key in ("numbers", "items", "results", "claims"):
             if isinstance(result.get(key), list):

@@ -7,8 +7,9 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from sadame.web._quotecache import cached_verifier
 from sadame.web._quotecheck import MAX_QUOTES, check_output, ground, summarize
-from sadame.web.deps import Text
+from sadame.web.deps import QuoteSlot, Text
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
@@ -41,23 +42,21 @@ class CheckRequest(BaseModel):
 
 
 @router.post("/verify")
-def verify(body: VerifyRequest) -> dict[str, Any]:
+def verify(body: VerifyRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every quote with its status (exact / normalized / missing / invalid) and its span in the source."""
-    from sadame.quote import verify_quotes
-
-    results = [r.to_dict() for r in verify_quotes(body.quotes, body.source, body.preset)]
+    results = [r.to_dict() for r in cached_verifier(body.source, body.preset).verify_many(body.quotes)]
     return {"results": results, "summary": summarize(results)}
 
 
 @router.post("/ground")
-def ground_numbers(body: GroundRequest) -> dict[str, Any]:
+def ground_numbers(body: GroundRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every amount, percentage and date of the claim, grounded in the source or not."""
     numbers, available = ground(body.claim, body.source)
     return {"numbers": numbers, "available": available}
 
 
 @router.post("/check")
-def check(body: CheckRequest) -> dict[str, Any]:
+def check(body: CheckRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Extract the quotes of an LLM output, verify them and ground its numbers."""
     result = check_output(body.source, body.output, body.preset)
     return {
