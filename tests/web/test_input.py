@@ -83,3 +83,21 @@ def test_user_ids_are_checked_the_same_at_ingest_and_at_read(live_server: LiveSe
             assert "user_id" in ingest.json()["message"]
         read = client.get("/api/track/users/a%5Cb/issues")
         assert read.status_code == 400 and "user_id" in read.json()["message"]
+
+
+def test_validation_messages_name_the_field_and_rule_never_an_internal_object(live_server: LiveServer) -> None:
+    _values, auth = _setup(live_server)
+    cases = [
+        ("/api/track/ingest", {"user_id": "u", "session_id": "s", "insights": [{"text": "x" * 20_000}]}, "insights"),
+        ("/api/track/ingest", {"user_id": "u", "session_id": "s", "insights": [7]}, "insights"),
+        ("/api/track/ingest", {"user_id": "u" * 300, "session_id": "s", "insights": ["x"]}, "user_id"),
+        ("/api/normalize", {"text": "a" * 600_000}, "text"),
+    ]
+    with live_server.client(headers=auth) as client:
+        for path, body, field in cases:
+            response = client.post(path, json=body)
+            message = response.json()["message"]
+            assert response.status_code == 422 and field in message, message
+            assert "<" not in message and "0x" not in message and "function" not in message, message
+            if "x" * 100 in str(body) or "a" * 100 in str(body) or "u" * 100 in str(body):
+                assert "characters" in message, message

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -49,11 +50,32 @@ def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONRespo
     return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _message(item: Any) -> str:
+    """The rule broken, in words (a string's length in characters, not "items")."""
+    ctx = item.get("ctx") or {}
+    if item.get("type") == "too_long" and isinstance(item.get("input"), str):
+        return f"at most {ctx.get('max_length')} characters allowed, got {ctx.get('actual_length')}"
+    return str(item.get("msg", ""))
+
+
+def _rank(detail: dict[str, Any]) -> tuple[int, int]:
+    """Which error to put in the message: a union reports one per member, and the one
+    that broke a rule (too long, missing ...) says more than a type mismatch of another
+    member; then the deepest."""
+    mismatch = detail["type"].endswith(("_type", "_parsing")) or detail["type"] == "model_attributes_type"
+    return (1 if mismatch else 0, -len(detail["loc"]))
+
+
 def _describe(errors: Any) -> list[dict[str, Any]]:
+    """Errors with their field path only: pydantic's union-member tags (which may spell
+    out internal validator objects) are left out of the path."""
     described = []
     for item in errors:
-        loc = [str(part) for part in item.get("loc", ())]
-        described.append({"loc": loc, "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))})
+        loc = [str(p) for p in item.get("loc", ()) if isinstance(p, int) or _FIELD.fullmatch(str(p))]
+        described.append({"loc": loc, "msg": _message(item), "type": str(item.get("type", ""))})
     return described
 
 
@@ -63,7 +85,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         details = _describe(exc.errors())
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        first = min(details, key=_rank) if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
         message = f"{where}: {first['msg']}" if where else str(first["msg"])
         return _error(422, "invalid_request", message, detail=details)
