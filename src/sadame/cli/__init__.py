@@ -13,13 +13,29 @@ from typing import Any
 import click
 
 from sadame import __version__
-from sadame.cli import _judge, _lint, _llm, _normalize, _quote, _track, _web
+from sadame.cli._lazy import LAZY_COMMANDS, LazyCommands
 
 __all__ = ["cli", "main"]
 
 
 class _Sadame(click.Group):
-    """The top-level group: a database that cannot be used is a one-line error, never a traceback."""
+    """The top-level group: commands load lazily (``sadame.cli._lazy``), and a database
+    that cannot be used is a one-line error, never a traceback."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(LAZY_COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the static help lines: ``--help`` imports no feature."""
+        limit = formatter.width - 6 - max(len(name) for name in LAZY_COMMANDS)
+        rows = [(name, click.Command(name, help=LAZY_COMMANDS[name][1]).get_short_help_str(limit))
+                for name in sorted(LAZY_COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -39,10 +55,6 @@ class _Sadame(click.Group):
 @click.version_option(__version__, prog_name="sadame")
 def cli() -> None:
     """sadame (定め): deterministic, trackable Japanese text and LLM output."""
-
-
-for _module in (_normalize, _lint, _judge, _quote, _track, _llm, _web):
-    _module.register(cli)
 
 
 def main() -> None:
