@@ -55,5 +55,5 @@ def test_cli_contract_prints_the_fingerprint() -> None:
     result = CliRunner().invoke(cli, ["contract", "--json"])
     data = json.loads(result.output)
     assert data["fingerprint"] == fingerprint()
-    assert set(data["presets"]) == {"judge", "decoration", "numeric", "issue"}
+    assert set(data["presets"]) == {"judge", "decoration", "numeric", "issue", "quote"}
     assert data["probe_count"] >= 50

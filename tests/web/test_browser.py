@@ -1,4 +1,5 @@
-"""The three pages driven as a person would, in Debian's Chromium through Playwright.
+"""The game and tracker pages driven as a person would, in Debian's Chromium through Playwright
+(the quote checker: tests/web/test_quote_browser.py).
 
 Each test runs on SQLite and on PostgreSQL (``live_server`` uses ``db_url``). The
 screenshots in docs/screenshots are saved from the SQLite run.
@@ -201,43 +202,3 @@ def test_tracker_dashboard_shows_chart_regression_and_actions(live_server: LiveS
     page.click("form.login button")
     assert scenario["user"] not in page.inner_text("main")
 
-
-def test_quote_checker_highlights_found_quotes_at_their_offsets(live_server: LiveServer, page: Any) -> None:
-    case = json.loads((DATA / "quote_case.json").read_text(encoding="utf-8"))
-    page.goto(f"{live_server.url}/quote")
-    page.fill("#source", case["source"])
-    page.fill("#output", case["output"])
-    page.click("form.quote-form button")
-    page.wait_for_selector("#summary")
-
-    source = case["source"]
-    assert page.input_value("#source") == source
-    marks = page.locator("#highlighted mark")
-    assert marks.count() == len(case["found"])
-    for i in range(marks.count()):
-        mark = marks.nth(i)
-        start, end = int(mark.get_attribute("data-start") or -1), int(mark.get_attribute("data-end") or -1)
-        assert mark.inner_text() == source[start:end]
-    texts = marks.all_inner_texts()
-    assert "**安定性**: 不足している" in texts[0]
-    assert any("夜間バッチで顕著" in t for t in texts)
-
-    statuses = {
-        row.locator("td").nth(1).inner_text(): row.get_attribute("data-status")
-        for row in page.locator("#quote-table tbody tr").all()
-    }
-    for quote in case["found"]:
-        assert statuses[quote] in ("exact", "normalized")
-    for quote in case["missing"]:
-        assert statuses[quote] == "missing"
-    assert "原文にありません" in page.inner_text("#quote-table")
-
-    numbers = {
-        row.locator("td").first.inner_text(): row.get_attribute("data-grounded")
-        for row in page.locator("#number-table tbody tr").all()
-    }
-    for text in case["grounded"]:
-        assert numbers[text] == "true"
-    for text in case["ungrounded"]:
-        assert numbers[text] == "false"
-    _screenshot(live_server, page, "quote.png")

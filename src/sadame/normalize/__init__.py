@@ -32,9 +32,11 @@ from sadame.normalize._fingerprint import (
     probe_corpus,
 )
 from sadame.normalize._flags import (
+    CJK_RANGES,
     ISSUE_PUNCTUATION,
     JS_WHITESPACE,
     JUDGE_PUNCTUATION,
+    Equivalence,
     NormalizeFlags,
     PunctuationMode,
     WhitespaceMode,
@@ -43,6 +45,7 @@ from sadame.normalize._presets import PRESETS
 from sadame.normalize._steps import STEPS
 
 __all__ = [
+    "CJK_RANGES",
     "CONTRACT_VERSION",
     "ISSUE_PUNCTUATION",
     "JS_WHITESPACE",
@@ -50,6 +53,7 @@ __all__ = [
     "PRESETS",
     "STEP_NAMES",
     "ContractInfo",
+    "Equivalence",
     "ExplainStep",
     "Explanation",
     "NormalizeFlags",

@@ -21,7 +21,7 @@ from sadame.normalize._presets import PRESETS
 __all__ = ["CONTRACT_VERSION", "ContractInfo", "contract_info", "fingerprint", "probe_corpus"]
 
 #: Bumped (with a CHANGELOG entry) whenever any preset's output changes.
-CONTRACT_VERSION = "1"
+CONTRACT_VERSION = "2"
 
 
 @dataclass(frozen=True, slots=True)

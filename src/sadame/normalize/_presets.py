@@ -13,6 +13,7 @@ from types import MappingProxyType
 from sadame.normalize._flags import (
     ISSUE_PUNCTUATION,
     JUDGE_PUNCTUATION,
+    Equivalence,
     NormalizeFlags,
     PunctuationMode,
     WhitespaceMode,
@@ -31,6 +32,7 @@ _JUDGE = NormalizeFlags(
     punctuation=PunctuationMode.DELETE,
     punctuation_chars=JUDGE_PUNCTUATION,
     whitespace=WhitespaceMode.DELETE,
+    equivalences=frozenset(),
 )
 _DECORATION = NormalizeFlags(
     nfkc=True,
@@ -41,6 +43,7 @@ _DECORATION = NormalizeFlags(
     punctuation=PunctuationMode.KEEP,
     punctuation_chars="",
     whitespace=WhitespaceMode.COLLAPSE,
+    equivalences=frozenset(),
 )
 _NUMERIC = NormalizeFlags(
     nfkc=True,
@@ -51,6 +54,7 @@ _NUMERIC = NormalizeFlags(
     punctuation=PunctuationMode.KEEP,
     punctuation_chars="",
     whitespace=WhitespaceMode.DELETE,
+    equivalences=frozenset(),
 )
 _ISSUE = NormalizeFlags(
     nfkc=True,
@@ -61,6 +65,18 @@ _ISSUE = NormalizeFlags(
     punctuation=PunctuationMode.SPACE,
     punctuation_chars=ISSUE_PUNCTUATION,
     whitespace=WhitespaceMode.COLLAPSE,
+    equivalences=frozenset(),
+)
+_QUOTE = NormalizeFlags(
+    nfkc=True,
+    markdown_strip=True,
+    numeric=False,
+    casefold=False,
+    kana=False,
+    punctuation=PunctuationMode.KEEP,
+    punctuation_chars="",
+    whitespace=WhitespaceMode.CJK,
+    equivalences=frozenset(Equivalence),
 )
 
 #: ``judge``: seed 001's ``normalize()`` for rule tables (NFKC, lower-case,
@@ -69,9 +85,13 @@ _ISSUE = NormalizeFlags(
 #: whitespace collapsed). ``numeric``: seed 002's grounding check (NFKC, Markdown
 #: stripped, numbers canonical, whitespace deleted). ``issue``: seed 000's
 #: ``normalizeBaseText`` (NFKC, whitespace and ``、。,.・/`` runs to one space,
-#: lower-case, trimmed).
+#: lower-case, trimmed). ``quote`` (contract version 2, the default of
+#: :mod:`sadame.quote`): ``decoration`` with Japanese-aware whitespace
+#: (:attr:`WhitespaceMode.CJK`) and every :class:`Equivalence` (a wrapping 「」 pair,
+#: 、，, as one, the space after a colon). ``decoration`` is unchanged and stays
+#: selectable by name: it is the quote default of contract version 1.
 PRESETS: Mapping[str, NormalizeFlags] = MappingProxyType(
-    {"judge": _JUDGE, "decoration": _DECORATION, "numeric": _NUMERIC, "issue": _ISSUE}
+    {"judge": _JUDGE, "decoration": _DECORATION, "numeric": _NUMERIC, "issue": _ISSUE, "quote": _QUOTE}
 )
 
 

@@ -22,7 +22,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._flags import (
+    CJK_RANGES,
+    JS_WHITESPACE,
+    Equivalence,
+    NormalizeFlags,
+    PunctuationMode,
+    WhitespaceMode,
+)
 from sadame.normalize._markdown import markdown_keep, markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
@@ -35,7 +42,17 @@ _KANA_TABLE: dict[int, int] = {
     cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
 }
 _WS_SET = frozenset(JS_WHITESPACE)
-_WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+_WS_RUN = re.compile(_WS_CLASS + "+")
+_CJK_CLASS = "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in CJK_RANGES) + "]"
+_CJK_CHAR = re.compile(_CJK_CLASS)
+# After every whitespace run became one ASCII space: the spaces the ``cjk`` mode deletes,
+# those after or before a CJK character. The pattern starts with a literal space, so the
+# scan jumps from space to space; each test looks at one neighbour.
+_CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
+_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
+_COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
+_WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
 
 OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
@@ -230,12 +247,15 @@ def _unstable_pattern() -> re.Pattern[str]:
 
 
 def _nfkc_regions(text: str) -> Iterator[tuple[int, int]]:
-    """Regions around characters NFKC may change, merged when they touch, in order.
+    """Regions around characters NFKC may change, each from a chunk start to a chunk
+    start, merged when they touch, in order (a generator: no list of regions is kept).
 
     Chunks inside a region are the units NFKC treats independently.
     """
     current: tuple[int, int] | None = None
     for hit in _unstable_pattern().finditer(text):
+        if current is not None and hit.start() < current[1]:
+            continue  # inside the region just found: walking back again would be quadratic
         start = hit.start()
         while start > 0 and not _starts_chunk(text[start]):
             start -= 1
@@ -252,10 +272,16 @@ def _nfkc_regions(text: str) -> Iterator[tuple[int, int]]:
         yield current
 
 
+@lru_cache(maxsize=4096)
+def _nfkc_char(char: str) -> str:
+    return unicodedata.normalize("NFKC", char)
+
+
 def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # Every output character of a chunk gets the span of its whole chunk; text
-    # between regions is copied as is. The output is joined as it grows, so no
-    # string object per region outlives a block.
+    # between regions is copied as is. A one-character region (the common case:
+    # ``１``, ``ｱ``, ``…``) takes a short path. The output is joined as it grows, so
+    # no string object per region outlives a block.
     text = m.text
     if unicodedata.is_normalized("NFKC", text):
         return m
@@ -265,7 +291,11 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     for region_start, region_end in _nfkc_regions(text):
         chars.add(text[pos:region_start])
         out.copy(m, pos, region_start)
-        region = _nfkc_region(m, region_start, region_end, out)
+        if region_end - region_start == 1:
+            region: str | None = _nfkc_char(text[region_start])
+            out.repeat(m.starts[region_start], m.ends[region_start], len(region or ""))
+        else:
+            region = _nfkc_region(m, region_start, region_end, out)
         if region is None:  # pragma: no cover - safety net, property-tested never to trigger
             whole = unicodedata.normalize("NFKC", text)
             return Mapped(whole, offsets([m.starts[0]]) * len(whole), offsets([m.ends[-1]]) * len(whole))
@@ -436,6 +466,78 @@ def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     return Mapped(_punctuation_text(m.text, flags), m.starts, m.ends)
 
 
+# -- equivalences -------------------------------------------------------------------
+
+
+def _wrapping_pair(text: str) -> tuple[int, int] | None:
+    """Positions of a bracket pair that wraps the whole ``text`` (outer whitespace
+    aside), or None. ``「A」と「B」`` is not wrapped: its first ``」`` closes early."""
+    i = 0
+    while i < len(text) and text[i] in _WS_SET:
+        i += 1
+    j = len(text) - 1
+    while j > i and text[j] in _WS_SET:
+        j -= 1
+    if j <= i + 1 or _WRAPPERS.get(text[i]) != text[j]:
+        return None
+    opener, closer = text[i], text[j]
+    inner = text[i + 1 : j]
+    if opener == closer:
+        return None if opener in inner else (i, j)
+    depth = 0
+    for char in inner:
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth < 0:
+                return None
+    return (i, j) if depth == 0 else None
+
+
+def _equivalences_text(text: str, flags: NormalizeFlags) -> str:
+    # The same transformation as _equivalences_mapped, without offsets; each rule is
+    # skipped outright (a C-level ``in``) when its characters are absent.
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(text)
+        if pair is not None:
+            i, j = pair
+            text = text[:i] + text[i + 1 : j] + text[j + 1 :]
+    if Equivalence.COMMA in chosen and ("," in text or "，" in text):
+        text = _COMMA.sub("、", text)
+    if Equivalence.COLON_SPACE in chosen and (":" in text or "：" in text):
+        text = _COLON_SPACE.sub(r"\1", text)
+    return text
+
+
+def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(m.text)
+        if pair is not None:
+            m = _drop_positions(m, pair)
+    if Equivalence.COMMA in chosen and m.text:
+        m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
+    if Equivalence.COLON_SPACE in chosen and m.text:
+        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
+        if dropped:
+            m = _drop_positions(m, dropped)
+    return m
+
+
+def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
+    """``m`` without the characters at ``positions`` (ascending): kept ranges copied whole."""
+    texts = _Text()
+    out = _Builder(len(m.text) - len(positions))
+    pos = 0
+    for gone in (*positions, len(m.text)):
+        texts.add(m.text[pos:gone])
+        out.copy(m, pos, gone)
+        pos = gone + 1
+    return out.done(texts.text())
+
+
 # -- whitespace ---------------------------------------------------------------------
 
 _WS_DELETE_TABLE: dict[int, None] = {ord(c): None for c in JS_WHITESPACE}
@@ -444,19 +546,33 @@ _WS_DELETE_TABLE: dict[int, None] = {ord(c): None for c in JS_WHITESPACE}
 def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     if flags.whitespace is WhitespaceMode.DELETE:
         return text.translate(_WS_DELETE_TABLE)
+    if flags.whitespace is WhitespaceMode.CJK:
+        return _CJK_SPACE.sub("", _WS_RUN.sub(" ", text)).strip(" ")
     return _WS_RUN.sub(" ", text).strip(" ")
+
+
+def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
+    """True when the ``cjk`` mode turns the whitespace run ``text[start:end]`` into one space."""
+    if start == 0 or end == len(text):
+        return False
+    return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
 
 
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
         return m.drop(_WS_SET)
+    cjk = flags.whitespace is WhitespaceMode.CJK
     chars = _Text()
     out = _Builder(len(m.text))  # an upper bound: runs only shrink
     pos = 0
     for run in _WS_RUN.finditer(m.text):
         chars.add(m.text[pos : run.start()])
         out.copy(m, pos, run.start())
-        if run.start() != 0 and run.end() != len(m.text):  # leading and trailing runs go
+        if cjk:
+            keep = _cjk_keeps_run(m.text, run.start(), run.end())
+        else:  # leading and trailing runs go
+            keep = run.start() != 0 and run.end() != len(m.text)
+        if keep:
             chars.add(" ")
             out.repeat(m.starts[run.start()], max(m.ends[run.start() : run.end()]), 1)
         pos = run.end()
@@ -476,6 +592,12 @@ STEPS: tuple[Step, ...] = (
         lambda f: f.punctuation is not PunctuationMode.KEEP,
         _punctuation_text,
         _punctuation_mapped,
+    ),
+    Step(
+        "equivalences",
+        lambda f: bool(f.equivalences),
+        _equivalences_text,
+        _equivalences_mapped,
     ),
     Step(
         "whitespace",

@@ -66,6 +66,7 @@ _LOWER_ONLY = NormalizeFlags(
     punctuation=PunctuationMode.KEEP,
     punctuation_chars="",
     whitespace=WhitespaceMode.KEEP,
+    equivalences=frozenset(),
 )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from sadame.web._app import create_app
 from sadame.web._game import GameError, GameService, PuzzleNotFound, partial_credit_message
-from sadame.web._quotecheck import extract_quotes
 from sadame.web._serve import app_from_env, default_workers, settings_from_env
 from sadame.web._serve import serve as serve_app
 from sadame.web._settings import DEFAULT_MAX_BODY_BYTES, WebSettings
@@ -31,7 +30,6 @@ __all__ = [
     "create_app",
     "create_key",
     "default_workers",
-    "extract_quotes",
     "partial_credit_message",
     "purge_sessions",
     "serve_app",

@@ -1,4 +1,4 @@
-"""A small per-process cache of what is derived from a quote checker's source.
+"""A small per-process cache of what :func:`check_output` derives from a source.
 
 Checking several outputs against one source (the usual loop: regenerate, check
 again) would otherwise normalize the source with offsets and scan its numbers every
@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from sadame.quote import NumberIndex, QuoteVerifier
+    from sadame.quote._ground import NumberIndex
+    from sadame.quote._verify import QuoteVerifier
 
 __all__ = ["MAX_CACHED_CHARS", "cached_index", "cached_verifier"]
 
@@ -54,20 +55,20 @@ _verifiers: _SourceCache[QuoteVerifier] = _SourceCache()
 _indexes: _SourceCache[NumberIndex] = _SourceCache()
 
 
-def cached_verifier(source: str, preset: str) -> QuoteVerifier:
+def cached_verifier(source: str, preset: str, max_spans: int) -> QuoteVerifier:
     """The verifier of ``source`` with ``preset``, its normalized source computed once."""
-    from sadame.quote import QuoteVerifier
+    from sadame.quote._verify import QuoteVerifier
 
     def build() -> QuoteVerifier:
-        verifier = QuoteVerifier(source, preset)
+        verifier = QuoteVerifier(source, preset, max_spans=max_spans)
         verifier.normalized  # noqa: B018 - computed now, once per cached source
         return verifier
 
-    return _verifiers.get(source, preset, build)
+    return _verifiers.get(source, f"{preset}/{max_spans}", build)
 
 
 def cached_index(source: str) -> NumberIndex:
-    """The numbers of ``source`` (``sadame.quote.NumberIndex``), scanned once."""
-    from sadame.quote import NumberIndex
+    """The numbers of ``source`` (:class:`NumberIndex`), scanned once."""
+    from sadame.quote._ground import NumberIndex
 
     return _indexes.get(source, "", lambda: NumberIndex(source))
