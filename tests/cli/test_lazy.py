@@ -3,6 +3,7 @@ commands' own."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -19,11 +20,12 @@ def _loaded_after(args: list[str]) -> list[str]:
     code = (
         "import sys\nfrom sadame.cli import main\nsys.argv = ['sadame', *sys.argv[1:]]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
+        f"import json\nprint(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)), file=sys.stderr)"
     )
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
                           input="ｷｬｯｼｭ")
-    return list(eval(done.stderr.strip().splitlines()[-1]))  # noqa: S307 - our own printed list
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return loaded
 
 
 def test_help_and_normalize_import_no_feature() -> None:

@@ -42,7 +42,7 @@ def test_answer_prints_partial_credit(data_dir: Path) -> None:
     code, out = _run("answer", str(data_dir / "seed.yaml"), "--puzzle", "prod-only-images", "大文字小文字の違い")
     assert code == 0
     assert json.loads(out) == {"correct": False, "matched": 1, "total": 2, "matched_groups": [0],
-                               "feedback": "惜しい、2つのうち1つは合っています"}
+                               "advice": None, "feedback": "惜しい、2つのうち1つは合っています"}
 
 
 def test_rules_is_a_group_others_can_extend() -> None:
@@ -101,3 +101,66 @@ def test_commands_document_an_example() -> None:
     assert isinstance(group, click.Group)
     for command in [cli.commands[n] for n in ("judge", "answer", "play", "rules")] + list(group.commands.values()):
         assert command.epilog and "Example:" in command.epilog
+
+
+def test_rules_test_prints_natural_question_figures(data_dir: Path) -> None:
+    code, out = _run("rules", "test", str(data_dir / "natural.yaml"))
+    assert code == 0, out
+    assert "natural questions (rules only, policy conjunction)" in out
+    assert "lunch-breaker" in out and "thresholds: right >= 90%, wrong <= 2% per puzzle: ok" in out
+    code, out = _run("rules", "test", "--json", str(data_dir / "natural.yaml"))
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["questions"]["total"]["wrong"] == 0
+    assert report["questions"]["polarity"]["total"] > 10
+
+
+def test_rules_test_fails_a_puzzle_under_the_thresholds(data_dir: Path, tmp_path: Path) -> None:
+    text = (data_dir / "natural.yaml").read_text("utf-8")
+    broken = tmp_path / "broken.yaml"
+    for question in ("ブレーカーが落ちた？", "ぶれーかーが落ちた？"):  # two of 53 wrong: 3.8%
+        assert f"{{q: {question}, expect: \"YES\"" in text
+        text = text.replace(f"{{q: {question}, expect: \"YES\"", f"{{q: {question}, expect: \"NO\"")
+    broken.write_text(text, "utf-8")
+    code, out = _run("rules", "test", str(broken))
+    assert code == 1 and "WRONG [lunch-breaker] 'ブレーカーが落ちた？'" in out and "FAIL lunch-breaker" in out
+    code, out = _run("rules", "test", "--max-wrong", "0.05", str(broken))
+    assert code == 0, out
+    code, out = _run("rules", "test", "--json", "--policy", "agree", str(broken))
+    assert code == 1 and json.loads(out)["questions"]["policy"] == "agree"
+
+
+def test_answer_in_natural_mode_prints_advice(data_dir: Path) -> None:
+    code, out = _run("answer", str(data_dir / "natural.yaml"), "--puzzle", "lunch-breaker", "電子レンジ、ブレーカー")
+    data = json.loads(out)
+    assert code == 0 and data["correct"] is False and data["advice"].startswith("キーワードを並べるだけ")
+
+
+def test_rules_test_with_held_out_questions(data_dir: Path, tmp_path: Path) -> None:
+    held_out = tmp_path / "held_out.yaml"
+    held_out.write_text(
+        "format: sadame.questions/1\nquestions:\n"
+        "  - {puzzle: lunch-breaker, q: 電子レンジは関係ない？, expect: \"NO\", tags: [negation]}\n"
+        "  - {puzzle: lunch-breaker, q: ケトルのせいじゃない？, expect: \"YES\", tags: [suggestion]}\n"
+        "  - {puzzle: lunch-breaker, q: 火星人？, expect: \"NO\"}\n", "utf-8")
+    code, out = _run("rules", "test", "--json", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    report = json.loads(out)["questions"]
+    assert code == 1 and report["total"] == {
+        "name": "total", "total": 3, "right": 2, "wrong": 0, "none": 1, "right_rate": 0.6667, "wrong_rate": 0.0}
+    assert report["polarity"]["right"] == 2
+    held_out.write_text("format: sadame.questions/1\nquestions:\n  - {puzzle: nope, q: x, expect: null}\n", "utf-8")
+    code, out = _run("rules", "test", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    assert code == 1 and "does not have: nope" in out
+    held_out.write_text("questions: []\n", "utf-8")
+    code, out = _run("rules", "test", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    assert code == 1 and "sadame.questions/1" in out
+
+
+def test_the_blind_evaluation_set_loads_for_the_bundled_pack() -> None:
+    from sadame.judge import bundled_pack, load_questions, run_questions
+
+    root = Path(__file__).resolve().parents[2]
+    questions = load_questions(root / "evals" / "judge" / "blind_questions.yaml")
+    pack = bundled_pack("engineering")
+    assert set(questions) <= set(pack.puzzles) and sum(map(len, questions.values())) >= 140
+    report = run_questions(pack, questions=questions)
+    assert report.total.total == sum(map(len, questions.values()))

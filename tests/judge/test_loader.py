@@ -193,4 +193,4 @@ def test_shipped_schemas_are_valid_and_accept_good_data(data_dir: Path) -> None:
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(_pack(extra=1), pack_schema)
     with pytest.raises(ValueError, match="unknown format"):
-        table_schema("sadame.rules/2")
+        table_schema("sadame.rules/3")

@@ -9,7 +9,10 @@ import pytest
 
 import sadame.judge
 
-MODULES = ["_engine", "_errors", "_game", "_judge", "_loader", "_model", "_play", "_tools"]
+MODULES = [
+    "_answer", "_engine", "_errors", "_game", "_import", "_judge", "_lint_natural", "_loader", "_model",
+    "_natural", "_play", "_questions", "_tools",
+]
 
 
 def test_every_exported_name_exists_and_modules_declare_all() -> None:

@@ -7,6 +7,7 @@ one (``engineering``, ``faq-routing``).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -15,8 +16,12 @@ import click
 
 from sadame.cli._output import echo_json
 from sadame.judge import (
+    DEFAULT_POLICY,
     PACK_FORMAT,
+    PACK_FORMAT2,
+    POLICIES,
     TABLE_FORMAT,
+    TABLE_FORMAT2,
     Judge,
     JudgeError,
     PuzzlePack,
@@ -24,10 +29,14 @@ from sadame.judge import (
     answer_feedback,
     check_answer,
     coverage,
+    import_seed_rules,
     lint_table,
+    load_questions,
     play,
+    render_questions,
     resolve_table,
     run_examples,
+    run_questions,
     table_schema,
 )
 
@@ -101,19 +110,43 @@ def lint_command(table: str, as_json: bool, strict: bool) -> None:
         sys.exit(1)
 
 
-@rules_group.command("test", epilog="Example:\n\n    sadame rules test src/sadame/data/tables/faq-routing.yaml")
+@rules_group.command("test", epilog="Example:\n\n    sadame rules test engineering --min-right 0.9 --max-wrong 0.02")
 @click.argument("table")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def test_command(table: str, as_json: bool) -> None:
-    """Run the table's examples (and answer_examples); exit 1 on any failure."""
-    report = run_examples(_load(table))
+@click.option("--min-right", type=click.FloatRange(0, 1), default=0.9, show_default=True,
+              help="Fail a puzzle whose natural questions are right less often than this.")
+@click.option("--max-wrong", type=click.FloatRange(0, 1), default=0.02, show_default=True,
+              help="Fail a puzzle whose natural questions are wrong more often than this.")
+@click.option("--policy", type=click.Choice(POLICIES), default=DEFAULT_POLICY, show_default=True,
+              help="How natural mode settles rules with different verdicts.")
+@click.option("--questions", "questions_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Judge these questions (format sadame.questions/1) instead of the table's own.")
+def test_command(table: str, as_json: bool, min_right: float, max_wrong: float, policy: str,
+                 questions_file: Path | None) -> None:
+    """Run the table's examples (and answer_examples) and its natural questions.
+
+    Prints right / wrong / no verdict per puzzle, the totals and the negation /
+    suggestion subset. Exit 1 on a failing example, or a puzzle under --min-right
+    right or over --max-wrong wrong.
+    """
+    loaded = _load(table)
+    report = run_examples(loaded)
+    try:
+        held_out = load_questions(questions_file) if questions_file else None
+        questions = run_questions(loaded, policy, held_out)  # type: ignore[arg-type]
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+    failing = questions.failing(min_right, max_wrong)
     if as_json:
-        echo_json(report.to_dict())
+        echo_json({**report.to_dict(), "ok": report.ok and not failing,
+                   "questions": questions.to_dict(min_right, max_wrong)})
     else:
         for failure in report.failures:
             click.echo(failure.render())
         click.echo(f"{report.total - len(report.failures)}/{report.total} example(s) passed")
-    if not report.ok:
+        if questions.total.total:
+            click.echo(render_questions(questions, min_right, max_wrong))
+    if not report.ok or failing:
         sys.exit(1)
 
 
@@ -169,11 +202,50 @@ def coverage_command(table: str, questions: Path, puzzle: str | None, as_json: b
     click.echo(f"{len(never)} rule(s) never fired")
 
 
-@rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack > puzzles.schema.json")
+@rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack --format 2 > puzzles.schema.json")
 @click.option("--pack", is_flag=True, help=f"The puzzle-pack schema ({PACK_FORMAT}) instead of {TABLE_FORMAT}.")
-def schema_command(pack: bool) -> None:
+@click.option("--format", "version", type=click.Choice(["1", "2"]), default="1", show_default=True,
+              help=f"Format version (2: {TABLE_FORMAT2} / {PACK_FORMAT2}, with natural matching).")
+def schema_command(pack: bool, version: str) -> None:
     """Print the JSON Schema of rule tables (or puzzle packs) for editors."""
-    click.echo(json.dumps(table_schema(PACK_FORMAT if pack else TABLE_FORMAT), ensure_ascii=False, indent=2))
+    formats = {("1", False): TABLE_FORMAT, ("1", True): PACK_FORMAT,
+               ("2", False): TABLE_FORMAT2, ("2", True): PACK_FORMAT2}
+    click.echo(json.dumps(table_schema(formats[version, pack]), ensure_ascii=False, indent=2))
+
+
+@rules_group.command("import", epilog="Example:\n\n    sadame rules import engine.mjs --name my-faq -o my-faq.yaml")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", help="Table name (default: from the file name).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the table here (default: standard output).")
+def import_command(file: Path, name: str | None, output: Path | None) -> None:
+    """Convert seed-style rules ({any, not, a, note}) into a sadame table.
+
+    FILE is a JSON array of rule objects, or JavaScript with `const RULES = [...]`.
+    The table keeps the seed's matching (sadame.rules/1), so it judges identically.
+    """
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{file}: cannot read: {exc}") from None
+    table_name = name or _table_name(file)
+    try:
+        table, dumped = import_seed_rules(text, table_name)
+    except JudgeError as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    if output is None:
+        click.echo(dumped, nl=False)
+        return
+    try:
+        output.write_text(dumped, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"{output}: cannot write: {exc.strerror or exc}") from None
+    click.echo(f"wrote {output}: {len(table.rules)} rule(s), answers {', '.join(table.answers)}", err=True)
+
+
+def _table_name(file: Path) -> str:
+    stem = re.sub(r"[^a-z0-9-]+", "-", file.stem.lower()).strip("-")
+    return stem or "imported"
 
 
 @click.command("play", epilog="Example:\n\n    sadame play engineering")

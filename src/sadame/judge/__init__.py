@@ -11,6 +11,7 @@ lint/test/cover tables, and play the bundled lateral-thinking puzzles.
 
 from __future__ import annotations
 
+from sadame.judge._answer import KEYWORDS_ADVICE, TOO_LONG_ADVICE
 from sadame.judge._engine import (
     AnswerCheck,
     CompiledTable,
@@ -21,6 +22,7 @@ from sadame.judge._engine import (
 )
 from sadame.judge._errors import JudgeError, TableError, UnknownPuzzle
 from sadame.judge._game import GameFinished, GameState, answer_feedback
+from sadame.judge._import import import_seed_rules
 from sadame.judge._judge import (
     MISS_NOTE,
     UNKNOWN,
@@ -33,7 +35,9 @@ from sadame.judge._judge import (
 from sadame.judge._loader import (
     MAX_TABLE_BYTES,
     PACK_FORMAT,
+    PACK_FORMAT2,
     TABLE_FORMAT,
+    TABLE_FORMAT2,
     bundled_names,
     bundled_pack,
     bundled_table,
@@ -43,8 +47,28 @@ from sadame.judge._loader import (
     resolve_table,
     table_schema,
 )
-from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge._model import (
+    MATCHING_MODES,
+    AnswerExample,
+    Example,
+    Puzzle,
+    PuzzlePack,
+    Question,
+    Rule,
+    RuleTable,
+    Solution,
+)
+from sadame.judge._natural import DEFAULT_POLICY, POLICIES, NaturalHit, NaturalOutcome, natural_match
 from sadame.judge._play import play
+from sadame.judge._questions import (
+    POLARITY_TAGS,
+    PuzzleFigures,
+    QuestionOutcome,
+    QuestionReport,
+    load_questions,
+    render_questions,
+    run_questions,
+)
 from sadame.judge._tools import (
     CoverageReport,
     ExampleFailure,
@@ -57,10 +81,18 @@ from sadame.judge._tools import (
 )
 
 __all__ = [
+    "DEFAULT_POLICY",
+    "KEYWORDS_ADVICE",
+    "MATCHING_MODES",
     "MAX_TABLE_BYTES",
     "MISS_NOTE",
     "PACK_FORMAT",
+    "PACK_FORMAT2",
+    "POLARITY_TAGS",
+    "POLICIES",
     "TABLE_FORMAT",
+    "TABLE_FORMAT2",
+    "TOO_LONG_ADVICE",
     "UNKNOWN",
     "AnswerCheck",
     "AnswerExample",
@@ -79,11 +111,18 @@ __all__ = [
     "JudgeSource",
     "LintFinding",
     "LintReport",
+    "NaturalHit",
+    "NaturalOutcome",
     "Puzzle",
+    "PuzzleFigures",
     "PuzzlePack",
+    "Question",
+    "QuestionOutcome",
+    "QuestionReport",
     "Rule",
     "RuleMatch",
     "RuleTable",
+    "Solution",
     "TableError",
     "UnknownPuzzle",
     "answer_feedback",
@@ -92,14 +131,19 @@ __all__ = [
     "bundled_table",
     "check_answer",
     "coverage",
+    "import_seed_rules",
     "judge_by_rules",
     "lint_table",
     "load_pack",
+    "load_questions",
     "load_table",
+    "natural_match",
     "normalize_question",
     "parse_table",
     "play",
+    "render_questions",
     "resolve_table",
     "run_examples",
+    "run_questions",
     "table_schema",
 ]

@@ -24,7 +24,8 @@ from functools import lru_cache
 
 import ahocorasick
 
-from sadame.judge._model import Rule, RuleTable
+from sadame.judge._answer import natural_check
+from sadame.judge._model import AnswerCheck, Rule, RuleTable, Solution
 from sadame.normalize import normalize
 
 __all__ = ["AnswerCheck", "CompiledTable", "RuleMatch", "check_answer", "judge_by_rules", "normalize_question"]
@@ -154,40 +155,6 @@ def judge_by_rules(question: object, table: RuleTable) -> RuleMatch | None:
     return table.compiled.match(normalized)
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerCheck:
-    """How an answer fares against the solution groups.
-
-    ``correct`` needs every group (and at least one group); ``matched`` and
-    ``matched_groups`` give partial credit ("惜しい、2つのうち1つは合っています").
-    """
-
-    correct: bool
-    matched: int
-    total: int
-    matched_groups: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "correct": self.correct,
-            "matched": self.matched,
-            "total": self.total,
-            "matched_groups": list(self.matched_groups),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> AnswerCheck:
-        groups = data.get("matched_groups", ())
-        if not isinstance(groups, list | tuple):
-            raise TypeError("matched_groups must be a list")
-        return cls(
-            correct=bool(data["correct"]),
-            matched=int(str(data["matched"])),
-            total=int(str(data["total"])),
-            matched_groups=tuple(int(g) for g in groups),
-        )
-
-
 @lru_cache(maxsize=1024)
 def _normalized_groups(solution: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
     groups: list[tuple[str, ...]] = []
@@ -210,9 +177,12 @@ def _normalized_groups(solution: tuple[tuple[str, ...], ...]) -> tuple[tuple[str
 def check_answer(answer: object, solution: Sequence[Sequence[str]]) -> AnswerCheck:
     """The seed's ``checkSolution``: AND across groups, OR within a group.
 
+    A :class:`Solution` of a natural-mode puzzle (format 2) is graded in natural
+    mode instead (see :func:`sadame.judge._answer.natural_check`).
+
     >>> solution = [["大文字", "小文字", "case", "ケース"], ["ファイル名", "名前", "命名", "パス"]]
     >>> check_answer("大文字小文字の違い", solution)
-    AnswerCheck(correct=False, matched=1, total=2, matched_groups=(0,))
+    AnswerCheck(correct=False, matched=1, total=2, matched_groups=(0,), advice=None)
     >>> check_answer("ファイル名の大文字と小文字が食い違ってた", solution).correct
     True
     """
@@ -220,6 +190,8 @@ def check_answer(answer: object, solution: Sequence[Sequence[str]]) -> AnswerChe
         raise TypeError("solution must be a sequence of word groups, not a str")
     if any(isinstance(group, str) for group in solution):
         raise TypeError("each solution group must be a sequence of words, not a str")
+    if isinstance(solution, Solution) and solution.matching == "natural":
+        return natural_check(answer, solution)
     frozen = tuple(tuple(group) for group in solution)
     groups = _normalized_groups(frozen)
     normalized = normalize_question(answer)

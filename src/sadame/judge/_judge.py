@@ -14,6 +14,7 @@ from typing import Literal, Protocol
 
 from sadame.judge._engine import normalize_question
 from sadame.judge._model import Puzzle, RuleTable
+from sadame.judge._natural import DEFAULT_POLICY, Policy, natural_match
 
 __all__ = [
     "MISS_NOTE",
@@ -137,7 +138,10 @@ class Judge:
     '別の言い方で聞いてみてください'
     """
 
-    def __init__(self, table_or_puzzle: RuleTable | Puzzle, fallback: JudgeFallback | None = None) -> None:
+    def __init__(
+        self, table_or_puzzle: RuleTable | Puzzle, fallback: JudgeFallback | None = None,
+        *, policy: Policy = DEFAULT_POLICY,
+    ) -> None:
         if isinstance(table_or_puzzle, Puzzle):
             self.puzzle: Puzzle | None = table_or_puzzle
             self.table = table_or_puzzle.table
@@ -149,14 +153,21 @@ class Judge:
         if fallback is not None and not callable(fallback):
             raise TypeError("fallback must be callable")
         self.fallback = fallback
+        self.policy = policy
 
     def ask(self, question: object) -> JudgeResult:
-        """Rules first; on a miss the fallback (if any); never raises for bad questions."""
+        """Rules first; on a miss the fallback (if any); never raises for bad questions.
+
+        A table in natural mode (format 2) is judged by :func:`natural_match`: when
+        its polarity is unclear or its rules conflict, the question goes to the
+        fallback like a miss (the reason is kept when nothing answers)."""
         if not isinstance(question, str):
             return _unknown(f"question must be a str, got {type(question).__name__}")
         normalized = normalize_question(question)
         if not normalized:
             return _unknown("question is empty after normalization")
+        if self.table.matching == "natural":
+            return self._ask_natural(question, normalized)
         hit = self.table.compiled.match(normalized)
         if hit is not None:
             rule = hit.rule
@@ -164,6 +175,21 @@ class Judge:
         if self.fallback is None:
             return _unknown(None)
         return self._ask_fallback(question, normalized)
+
+    def _ask_natural(self, question: str, normalized: str) -> JudgeResult:
+        outcome = natural_match(question, self.table, self.policy)
+        hit = outcome.hit
+        if hit is not None:
+            rule = hit.rule
+            reason = "the question is negated: the verdict is flipped" if hit.polarity == "negative" else None
+            assert hit.verdict is not None
+            return JudgeResult(hit.verdict, rule.note, "rules", rule.id, rule.index, hit.matched_word, reason)
+        if self.fallback is None:
+            return _unknown(outcome.reason)
+        result = self._ask_fallback(question, normalized)
+        if not result.answered and result.reason is None:
+            return _unknown(outcome.reason, result.source)
+        return result
 
     def _ask_fallback(self, question: str, normalized: str) -> JudgeResult:
         assert self.fallback is not None

@@ -24,13 +24,24 @@ import jsonschema
 import yaml
 
 from sadame.judge._errors import TableError
-from sadame.judge._model import AnswerExample, Example, Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge._model import (
+    AnswerExample,
+    Example,
+    Puzzle,
+    PuzzlePack,
+    Question,
+    Rule,
+    RuleTable,
+    Solution,
+)
 from sadame.normalize import normalize
 
 __all__ = [
     "MAX_TABLE_BYTES",
     "PACK_FORMAT",
+    "PACK_FORMAT2",
     "TABLE_FORMAT",
+    "TABLE_FORMAT2",
     "bundled_names",
     "bundled_pack",
     "bundled_table",
@@ -45,7 +56,19 @@ __all__ = [
 MAX_TABLE_BYTES = 5 * 1024 * 1024
 TABLE_FORMAT = "sadame.rules/1"
 PACK_FORMAT = "sadame.puzzles/1"
-_SCHEMA_FILES = {TABLE_FORMAT: "rules.schema.json", PACK_FORMAT: "puzzles.schema.json"}
+#: Format 2: format 1 plus ``matching`` (natural | seed), ``synonyms``, ``questions``,
+#: and for puzzles ``difficulty``, ``hints`` and ``answer_examples[].kind``.
+TABLE_FORMAT2 = "sadame.rules/2"
+PACK_FORMAT2 = "sadame.puzzles/2"
+_SCHEMA_FILES = {
+    TABLE_FORMAT: "rules.schema.json",
+    PACK_FORMAT: "puzzles.schema.json",
+    TABLE_FORMAT2: "rules-2.schema.json",
+    PACK_FORMAT2: "puzzles-2.schema.json",
+}
+_PACK_FORMATS = (PACK_FORMAT, PACK_FORMAT2)
+#: In natural mode an answer longer than twice the truth (and than this) is "too long".
+_MIN_ANSWER_CHARS = 200
 _PRESET = "judge"
 
 
@@ -145,7 +168,7 @@ def _schema_text(fmt: str) -> str:
 
 
 def table_schema(fmt: str = TABLE_FORMAT) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of ``fmt`` (``sadame.rules/1`` or ``sadame.puzzles/1``)."""
+    """The JSON Schema (draft 2020-12) of ``fmt`` (``sadame.rules/1|2`` or ``sadame.puzzles/1|2``)."""
     if fmt not in _SCHEMA_FILES:
         raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(_SCHEMA_FILES)}")
     data: dict[str, Any] = json.loads(_schema_text(fmt))
@@ -282,47 +305,122 @@ def _build_examples(
     return tuple(examples)
 
 
-def _build_table(data: dict[str, Any], file: str | None) -> RuleTable:
+def _build_questions(
+    raw: Sequence[Mapping[str, Any]], answers: tuple[str, ...], file: str | None, puzzle: str | None
+) -> tuple[Question, ...]:
+    questions = []
+    for i, item in enumerate(raw):
+        expect = item["expect"]
+        if expect is not None and expect not in answers:
+            raise TableError(
+                f"expect {expect!r} is not one of the declared answers ({', '.join(answers)}) or null",
+                file=file, puzzle=puzzle, field=f"questions[{i}].expect",
+            )
+        questions.append(Question(item["q"], expect, tuple(item.get("tags", ())), bool(item.get("none_ok", False))))
+    return tuple(questions)
+
+
+def _build_synonyms(raw: Mapping[str, Sequence[object]], file: str | None) -> Mapping[str, tuple[str, ...]]:
+    """Pack-level synonyms: each key and variant must survive normalization."""
+    synonyms: dict[str, tuple[str, ...]] = {}
+    for key, variants in raw.items():
+        words, _ = _words([key, *variants], TableError("", file=file, field=f"synonyms.{key}"))
+        synonyms[words[0]] = words[1:]
+    return MappingProxyType(synonyms)
+
+
+def _mode(data: Mapping[str, Any], fmt: str, file: str | None) -> tuple[str, Mapping[str, tuple[str, ...]]]:
+    """(matching, synonyms): format 1 is always seed mode; format 2 defaults to natural."""
+    if fmt in (TABLE_FORMAT, PACK_FORMAT):
+        return "seed", MappingProxyType({})
+    return str(data.get("matching", "natural")), _build_synonyms(data.get("synonyms", {}), file)
+
+
+def _build_table(data: dict[str, Any], file: str | None, fmt: str) -> RuleTable:
     answers = tuple(data["answers"])
     rules = _build_rules(data["rules"], answers, file, None)
     examples = _build_examples(data.get("examples", ()), answers, file, None)
-    return RuleTable(data["name"], answers, rules, _digest(data), examples, file)
+    questions = _build_questions(data.get("questions", ()), answers, file, None)
+    matching, synonyms = _mode(data, fmt, file)
+    return RuleTable(
+        data["name"], answers, rules, _digest(data), examples, file, matching, synonyms, questions
+    )
 
 
-def _build_pack(data: dict[str, Any], file: str | None) -> PuzzlePack:
+def _build_solution(raw: Sequence[Sequence[object]], file: str | None, pid: str) -> tuple[tuple[str, ...], ...]:
+    solution: list[tuple[str, ...]] = []
+    for g, group in enumerate(raw):
+        words, _ = _words(group, TableError("", file=file, puzzle=pid, field=f"solution[{g}]"))
+        solution.append(words)
+    return tuple(solution)
+
+
+def _build_answer_examples(
+    raw: Sequence[Mapping[str, Any]], groups: int, file: str | None, pid: str
+) -> tuple[AnswerExample, ...]:
+    answer_examples = tuple(
+        AnswerExample(item["a"], item["correct"], item.get("matched"), item.get("kind")) for item in raw
+    )
+    for i, item in enumerate(answer_examples):
+        if item.matched is not None and item.matched > groups:
+            raise TableError(
+                f"matched {item.matched} exceeds the {groups} solution group(s)",
+                file=file, puzzle=pid, field=f"answer_examples[{i}].matched",
+            )
+    return answer_examples
+
+
+def _pack_version(data: Mapping[str, Any], fmt: str, raw: Mapping[str, Any]) -> str:
+    if fmt == PACK_FORMAT:
+        return _digest({"format": PACK_FORMAT, "answers": data["answers"], "puzzle": raw})
+    return _digest({
+        "format": fmt, "answers": data["answers"], "matching": data.get("matching", "natural"),
+        "synonyms": data.get("synonyms", {}), "puzzle": raw,
+    })
+
+
+def _build_puzzle(
+    data: Mapping[str, Any], raw: Mapping[str, Any], fmt: str, file: str | None,
+    mode: tuple[str, Mapping[str, tuple[str, ...]]],
+) -> Puzzle:
+    pid = raw["id"]
     answers = tuple(data["answers"])
+    rules = _build_rules(raw["rules"], answers, file, pid)
+    examples = _build_examples(raw.get("examples", ()), answers, file, pid)
+    questions = _build_questions(raw.get("questions", ()), answers, file, pid)
+    solution = _build_solution(raw["solution"], file, pid)
+    if mode[0] == "natural":
+        solution = Solution(solution, "natural", mode[1], max(_MIN_ANSWER_CHARS, 2 * len(raw["truth"])))
+    answer_examples = _build_answer_examples(raw.get("answer_examples", ()), len(solution), file, pid)
+    table = RuleTable(
+        f"{data['name']}/{pid}", answers, rules, _pack_version(data, fmt, raw), examples, file,
+        mode[0], mode[1], questions,
+    )
+    return Puzzle(
+        pid, raw["title"], raw["statement"], raw["truth"], table, solution, examples, answer_examples,
+        raw.get("difficulty"), tuple(raw.get("hints", ())), questions,
+    )
+
+
+def _build_pack(data: dict[str, Any], file: str | None, fmt: str) -> PuzzlePack:
+    answers = tuple(data["answers"])
+    mode = _mode(data, fmt, file)
     puzzles: dict[str, Puzzle] = {}
     for raw in data["puzzles"]:
         pid = raw["id"]
         if pid in puzzles:
             raise TableError(f"duplicate puzzle id {pid!r}", file=file, puzzle=pid, field="id")
-        rules = _build_rules(raw["rules"], answers, file, pid)
-        examples = _build_examples(raw.get("examples", ()), answers, file, pid)
-        solution: list[tuple[str, ...]] = []
-        for g, group in enumerate(raw["solution"]):
-            words, _ = _words(
-                group, TableError("", file=file, puzzle=pid, field=f"solution[{g}]")
-            )
-            solution.append(words)
-        answer_examples = tuple(
-            AnswerExample(item["a"], item["correct"], item.get("matched"))
-            for item in raw.get("answer_examples", ())
-        )
-        for i, item in enumerate(answer_examples):
-            if item.matched is not None and item.matched > len(solution):
-                raise TableError(
-                    f"matched {item.matched} exceeds the {len(solution)} solution group(s)",
-                    file=file, puzzle=pid, field=f"answer_examples[{i}].matched",
-                )
-        version = _digest({"format": PACK_FORMAT, "answers": data["answers"], "puzzle": raw})
-        table = RuleTable(f"{data['name']}/{pid}", answers, rules, version, examples, file)
-        puzzles[pid] = Puzzle(
-            pid, raw["title"], raw["statement"], raw["truth"], table, tuple(solution),
-            examples, answer_examples,
-        )
+        puzzles[pid] = _build_puzzle(data, raw, fmt, file, mode)
     return PuzzlePack(
-        data["name"], data["title"], answers, MappingProxyType(puzzles), _digest(data), file
+        data["name"], data["title"], answers, MappingProxyType(puzzles), _digest(data), file,
+        fmt, mode[0], mode[1], data.get("description"),
     )
+
+
+def parse_yaml(text: str, file: str = "<text>") -> object:
+    """Parse YAML the way table files are parsed (no aliases, no duplicate keys,
+    YAML 1.2 scalars: ``NO`` stays a string). Raises :class:`TableError`."""
+    return _parse_bytes(text.encode("utf-8"), file, ".yaml")
 
 
 def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzlePack:
@@ -330,9 +428,9 @@ def parse_table(data: object, *, file: str | None = None) -> RuleTable | PuzzleP
     or pack its ``format`` names. Raises :class:`TableError`; never returns half."""
     fmt = _validate(data, file)
     assert isinstance(data, dict)
-    if fmt == PACK_FORMAT:
-        return _build_pack(data, file)
-    return _build_table(data, file)
+    if fmt in _PACK_FORMATS:
+        return _build_pack(data, file, fmt)
+    return _build_table(data, file, fmt)
 
 
 def load_table(path: str | Path) -> RuleTable | PuzzlePack:
@@ -354,7 +452,7 @@ def load_pack(path: str | Path) -> PuzzlePack:
     """Load a puzzle pack; a plain rule table is a :class:`TableError`."""
     loaded = load_table(path)
     if not isinstance(loaded, PuzzlePack):
-        raise TableError(f"expected a puzzle pack ({PACK_FORMAT}), got a rule table", file=str(path))
+        raise TableError(f"expected a puzzle pack ({PACK_FORMAT} or {PACK_FORMAT2}), got a rule table", file=str(path))
     return loaded
 
 

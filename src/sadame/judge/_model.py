@@ -7,9 +7,10 @@ normalized with the ``judge`` preset (for matching). The loader fills both; see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from sadame.judge._errors import UnknownPuzzle
@@ -17,7 +18,89 @@ from sadame.judge._errors import UnknownPuzzle
 if TYPE_CHECKING:
     from sadame.judge._engine import CompiledTable
 
-__all__ = ["AnswerExample", "Example", "Puzzle", "PuzzlePack", "Rule", "RuleTable"]
+__all__ = [
+    "MATCHING_MODES",
+    "AnswerCheck",
+    "AnswerExample",
+    "Example",
+    "Puzzle",
+    "PuzzlePack",
+    "Question",
+    "Rule",
+    "RuleTable",
+    "Solution",
+]
+
+#: How a table matches questions: ``seed`` (the seed's substring test, format 1)
+#: or ``natural`` (tokens, readings, normalized forms and polarity; format 2 default).
+MATCHING_MODES = ("seed", "natural")
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCheck:
+    """How an answer fares against the solution groups.
+
+    ``correct`` needs every group (and at least one group); ``matched`` and
+    ``matched_groups`` give partial credit ("惜しい、2つのうち1つは合っています").
+    ``advice`` says why an answer naming every concept still is not accepted.
+    """
+
+    correct: bool
+    matched: int
+    total: int
+    matched_groups: tuple[int, ...]
+    #: In natural mode, why a complete-looking answer only earns partial credit
+    #: (a bare keyword list, an answer far too long), in Japanese for the player.
+    advice: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "correct": self.correct,
+            "matched": self.matched,
+            "total": self.total,
+            "matched_groups": list(self.matched_groups),
+            "advice": self.advice,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> AnswerCheck:
+        groups = data.get("matched_groups", ())
+        if not isinstance(groups, list | tuple):
+            raise TypeError("matched_groups must be a list")
+        return cls(
+            correct=bool(data["correct"]),
+            matched=int(str(data["matched"])),
+            total=int(str(data["total"])),
+            matched_groups=tuple(int(g) for g in groups),
+            advice=_optional_str(data.get("advice")),
+        )
+
+
+def _optional_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class Solution(tuple[tuple[str, ...], ...]):
+    """A puzzle's solution groups (a plain tuple of word tuples) that also remember
+    how the puzzle matches: :func:`check_answer` grades a natural-mode solution in
+    natural mode (negated concepts do not count, keyword lists and overlong answers
+    earn partial credit at most), so every caller of
+    ``check_answer(answer, puzzle.solution)`` gets the right checker.
+    Format-1 packs keep plain tuples (the seed's ``checkSolution``)."""
+
+    matching: str
+    synonyms: Mapping[str, tuple[str, ...]]
+    max_chars: int
+
+    def __new__(
+        cls, groups: Iterable[tuple[str, ...]], matching: str = "natural",
+        synonyms: Mapping[str, tuple[str, ...]] | None = None, max_chars: int = 600,
+    ) -> Solution:
+        self = super().__new__(cls, groups)
+        self.matching = matching
+        self.synonyms = MappingProxyType(dict(synonyms or {}))
+        self.max_chars = max_chars
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +147,18 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """A natural question written the way players type (format 2), the verdict it
+    must get (``None``: no verdict), its tags (``negation``, ``kana``...) and
+    whether "no verdict" is acceptable instead (``none_ok``)."""
+
+    q: str
+    expect: str | None
+    tags: tuple[str, ...] = ()
+    none_ok: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerExample:
     """An answer text and whether :func:`check_answer` must call it correct
     (and, optionally, how many solution groups it must match)."""
@@ -71,6 +166,7 @@ class AnswerExample:
     a: str
     correct: bool
     matched: int | None = None
+    kind: str | None = None  #: correct / partial / wrong / denial / keywords (format 2)
 
 
 @dataclass(frozen=True)
@@ -80,6 +176,8 @@ class RuleTable:
     ``version`` is the sha256 hex digest of the table's canonical content: equal
     versions judge identically (given the same normalization contract).
     The compiled matcher is built on first use and cached on the instance.
+    ``matching`` is ``seed`` (format 1) or ``natural``; ``synonyms`` maps a rule
+    word to the variants it also matches (natural mode).
     """
 
     name: str
@@ -88,6 +186,9 @@ class RuleTable:
     version: str
     examples: tuple[Example, ...] = ()
     source: str | None = field(default=None, compare=False)
+    matching: str = "seed"
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    questions: tuple[Question, ...] = ()
 
     @cached_property
     def compiled(self) -> CompiledTable:
@@ -119,6 +220,9 @@ class Puzzle:
     solution: tuple[tuple[str, ...], ...]
     examples: tuple[Example, ...] = ()
     answer_examples: tuple[AnswerExample, ...] = ()
+    difficulty: int | None = None  #: 1 (easy) .. 5 (hard), format 2
+    hints: tuple[str, ...] = ()  #: revealed one at a time, format 2
+    questions: tuple[Question, ...] = ()  #: the natural-question set, format 2
 
     @property
     def answers(self) -> tuple[str, ...]:
@@ -135,6 +239,10 @@ class PuzzlePack:
     puzzles: Mapping[str, Puzzle]
     version: str
     source: str | None = field(default=None, compare=False)
+    format: str = "sadame.puzzles/1"
+    matching: str = "seed"
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    description: str | None = None
 
     def puzzle(self, puzzle_id: str) -> Puzzle:
         """The puzzle ``puzzle_id``; :class:`UnknownPuzzle` names the ids there are."""

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sadame.judge._engine import check_answer, judge_by_rules
+from sadame.judge._judge import Judge
+from sadame.judge._lint_natural import hint_leaks, natural_rule_findings, note_leaks
 from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.normalize import normalize
 
@@ -97,6 +99,7 @@ class LintReport:
 
 def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding]:
     compiled = table.compiled
+    natural = table.matching == "natural"
 
     def finding(code: str, severity: Severity, message: str, rule: Rule) -> LintFinding:
         return LintFinding(code, severity, message, puzzle, rule.index, rule.id)
@@ -122,6 +125,8 @@ def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding
                           if nn in rule.any_normalized[i])
                 yield finding("J004", "warning", f"any word {rule.any[i]!r} contains not word {by!r}: "
                               "it can only ever occur blocked", rule)
+        if natural:
+            continue  # substring shadowing (J004 containment, J001) does not hold on token boundaries
         for label, words, norms in (("any", rule.any, rule.any_normalized), ("not", rule.not_, rule.not_normalized)):
             for i, long in enumerate(norms):
                 inner = next((j for j, short in enumerate(norms) if short != long and short in long), None)
@@ -167,15 +172,31 @@ def _solution_findings(puzzle: Puzzle) -> Iterable[LintFinding]:
                                           "both groups", puzzle.id)
 
 
+def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack | None) -> Iterable[LintFinding]:
+    """J101-J106 (see :mod:`sadame.judge._lint_natural`), as warnings."""
+    found: list[tuple[str, str, Rule | None]] = []
+    if table.matching == "natural":
+        found.extend(natural_rule_findings(table))
+    if puzzle is not None and pack is not None:
+        found.extend(note_leaks(puzzle, pack))
+        found.extend(hint_leaks(puzzle))
+    pid = puzzle.id if puzzle is not None else None
+    for code, message, rule in found:
+        yield LintFinding(code, "warning", message, pid, rule.index if rule else None, rule.id if rule else None)
+
+
 def lint_table(table: RuleTable | PuzzlePack) -> LintReport:
-    """Lint a rule table or every puzzle of a pack (rules and solution groups)."""
+    """Lint a rule table or every puzzle of a pack (rules, solution groups, and in
+    natural mode short/split/shadowed words, note and hint leaks)."""
     findings: list[LintFinding] = []
     if isinstance(table, PuzzlePack):
         for puzzle in table.puzzles.values():
             findings.extend(_rule_findings(puzzle.table, puzzle.id))
             findings.extend(_solution_findings(puzzle))
+            findings.extend(_natural_findings(puzzle.table, puzzle, table))
     elif isinstance(table, RuleTable):
         findings.extend(_rule_findings(table, None))
+        findings.extend(_natural_findings(table, None, None))
     else:
         raise TypeError(f"lint_table expects a RuleTable or PuzzlePack, got {type(table).__name__}")
     return LintReport(tuple(findings))
@@ -226,15 +247,27 @@ class ExampleReport:
         }
 
 
+def rules_verdict(question: str, table: RuleTable) -> tuple[str | None, Rule | None, str | None]:
+    """(verdict, rule, matched word) from the rules alone, in the table's matching
+    mode; ``(None, None, None)`` when no rule gives a verdict."""
+    if table.matching == "natural":
+        result = Judge(table).ask(question)
+        if not result.answered or result.rule_index is None:
+            return None, None, None
+        return result.verdict, table.rules[result.rule_index], result.matched_word
+    hit = judge_by_rules(question, table)
+    if hit is None:
+        return None, None, None
+    return hit.rule.answer, hit.rule, hit.matched_word
+
+
 def _run_table_examples(table: RuleTable, puzzle: str | None) -> tuple[int, list[ExampleFailure]]:
     failures: list[ExampleFailure] = []
     for example in table.examples:
-        hit = judge_by_rules(example.q, table)
-        got = hit.rule.answer if hit else None
+        got, rule, word = rules_verdict(example.q, table)
         if got != example.expect:
             failures.append(ExampleFailure(
-                "question", example.q, example.expect, got, puzzle,
-                hit.rule.label if hit else None, hit.matched_word if hit else None,
+                "question", example.q, example.expect, got, puzzle, rule.label if rule else None, word,
             ))
     return len(table.examples), failures
 
@@ -314,11 +347,11 @@ def coverage(
         else:
             target, puzzle_id = table, None
         total += 1
-        hit = judge_by_rules(question, target)
-        if hit is None:
+        _, rule, _ = rules_verdict(question, target)
+        if rule is None:
             missed.append(question)
         else:
-            counter[(puzzle_id, hit.rule.index)] += 1
+            counter[(puzzle_id, rule.index)] += 1
     rows: list[tuple[str | None, Rule, int]] = []
     tables = (
         [(p.id, p.table) for p in table.puzzles.values()] if isinstance(table, PuzzlePack) else [(None, table)]

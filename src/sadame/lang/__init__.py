@@ -26,14 +26,18 @@ from sadame.lang._analyzer import (
     to_hiragana,
 )
 from sadame.lang._polarity import is_negator, negations_after
+from sadame.lang._question import Polarity, is_wh_question, question_polarity
 
 __all__ = [
     "AnalyzerInfo",
     "AnalyzerUnavailable",
+    "Polarity",
     "Token",
     "analyze",
     "analyzer_info",
     "is_negator",
+    "is_wh_question",
     "negations_after",
+    "question_polarity",
     "to_hiragana",
 ]

@@ -36,6 +36,12 @@ class Token:
     pos: tuple[str, ...]  #: part of speech, Sudachi's six levels
     begin: int
     end: int
+    #: Offsets strictly inside the token where Sudachi's short units (split mode A)
+    #: begin (「電子レンジ」 -> ``(begin + 2,)``); filled for nouns of 3+ characters.
+    parts: tuple[int, ...] = ()
+    #: Not in the dictionary: Sudachi made it up from a run of characters
+    #: (「デバッグログ」「エラーログ」 are one unknown katakana word).
+    oov: bool = False
 
     @property
     def is_content(self) -> bool:
@@ -79,6 +85,7 @@ class _Analyzer:
         except Exception as exc:
             raise AnalyzerUnavailable(f"the Sudachi dictionary could not be loaded: {exc}") from exc
         self._mode: Any = SplitMode.C
+        self._short: Any = SplitMode.A
         self._local = threading.local()
         self._local.tokenizer = self._dictionary.tokenizer(mode=self._mode)
         seconds = time.perf_counter() - started
@@ -96,17 +103,24 @@ class _Analyzer:
         tokenizer = getattr(self._local, "tokenizer", None)
         if tokenizer is None:
             tokenizer = self._local.tokenizer = self._dictionary.tokenizer(mode=self._mode)
-        return tuple(
-            Token(
-                surface=m.surface(),
-                lemma=m.dictionary_form(),
-                normalized=m.normalized_form(),
-                reading=to_hiragana(m.reading_form()),
-                pos=tuple(m.part_of_speech()),
-                begin=m.begin(),
-                end=m.end(),
-            )
-            for m in tokenizer.tokenize(text)
+        return tuple(self._token(m) for m in tokenizer.tokenize(text))
+
+    def _token(self, m: Any) -> Token:
+        pos = tuple(m.part_of_speech())
+        begin, end = m.begin(), m.end()
+        parts: tuple[int, ...] = ()
+        if end - begin >= 3 and pos[0] == "名詞":
+            parts = tuple(sub.begin() for sub in list(m.split(self._short))[1:])
+        return Token(
+            surface=m.surface(),
+            lemma=m.dictionary_form(),
+            normalized=m.normalized_form(),
+            reading=to_hiragana(m.reading_form()),
+            pos=pos,
+            begin=begin,
+            end=end,
+            parts=parts,
+            oov=m.is_oov(),
         )
 
 
