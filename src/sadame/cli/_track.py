@@ -66,6 +66,10 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
         insights = json.load(source)
     except json.JSONDecodeError as exc:
         raise click.ClickException(f"{source.name}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise click.ClickException(f"{source.name}: JSON nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{source.name}: not UTF-8 (byte {exc.start})") from None
     when = None
     if at:
         try:

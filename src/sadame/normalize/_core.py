@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,13 +163,18 @@ class NormalizedText:
     ``starts[i]``/``ends[i]`` is the span of :attr:`original` that produced
     character ``i`` of :attr:`text`. Spans always cover whole original characters;
     one original character may produce several normalized ones and vice versa.
+    The maps are compact read-only sequences (``array('I')``, 4 bytes per entry):
+    index, slice, iterate or ``list()`` them; do not modify them.
     """
 
     original: str
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: Sequence[int]
+    ends: Sequence[int]
     flags: NormalizeFlags
+
+    def __hash__(self) -> int:  # the maps follow from the rest (and arrays are unhashable)
+        return hash((self.original, self.text, self.flags))
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The smallest original span covering normalized ``text[start:end]``."""
@@ -240,7 +245,7 @@ def normalize_with_offsets(
         if not mapped.text:
             break
         mapped = step.mapped(mapped, resolved)
-    return NormalizedText(text, mapped.text, tuple(mapped.starts), tuple(mapped.ends), resolved)
+    return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,9 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
+from sadame.quote._cache import cached_index, cached_verifier
 from sadame.quote._extract import ExtractedQuote, extract_quotes
-from sadame.quote._ground import ClaimResult, NumberIndex
+from sadame.quote._ground import ClaimResult
 from sadame.quote._hint import NearestPassage, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
 
@@ -200,9 +201,9 @@ def check_output(
     if not isinstance(source, str) or not isinstance(output, str):
         raise TypeError("source and output must be str")
     extracted = extract_quotes(output)
-    verifier = QuoteVerifier(source, preset, max_spans=max_spans)
+    verifier = cached_verifier(source, preset, max_spans)  # the same source is normalized once
     results = verifier.verify_many(q.text for q in extracted)
-    numbers = NumberIndex(source).ground(output)
+    numbers = cached_index(source).ground(output)
     lines = _Lines(source)
     quotes = _checked(verifier, extracted, results, lines)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)

@@ -41,6 +41,7 @@ class WebContext:
         self.sessions = SessionStore(engine, self.keys, settings)
         self.game = GameService(self.games, settings.packs, fallback,
                                 max_questions=settings.max_questions, max_attempts=settings.max_attempts)
+        self.quote_slots = threading.BoundedSemaphore(max(1, settings.quote_slots))
         self._trackers: OrderedDict[str, Tracker] = OrderedDict()
         self._lock = threading.Lock()
 

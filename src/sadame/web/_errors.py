@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -28,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sadame.judge import GameError, UnknownPuzzle
 from sadame.web._budget import BudgetExhausted
+from sadame.web._security import FORM_NUL_MESSAGE, refusal
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
 
@@ -48,11 +50,32 @@ def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONRespo
     return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _message(item: Any) -> str:
+    """The rule broken, in words (a string's length in characters, not "items")."""
+    ctx = item.get("ctx") or {}
+    if item.get("type") == "too_long" and isinstance(item.get("input"), str):
+        return f"at most {ctx.get('max_length')} characters allowed, got {ctx.get('actual_length')}"
+    return str(item.get("msg", ""))
+
+
+def _rank(detail: dict[str, Any]) -> tuple[int, int]:
+    """Which error to put in the message: a union reports one per member, and the one
+    that broke a rule (too long, missing ...) says more than a type mismatch of another
+    member; then the deepest."""
+    mismatch = detail["type"].endswith(("_type", "_parsing")) or detail["type"] == "model_attributes_type"
+    return (1 if mismatch else 0, -len(detail["loc"]))
+
+
 def _describe(errors: Any) -> list[dict[str, Any]]:
+    """Errors with their field path only: pydantic's union-member tags (which may spell
+    out internal validator objects) are left out of the path."""
     described = []
     for item in errors:
-        loc = [str(part) for part in item.get("loc", ())]
-        described.append({"loc": loc, "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))})
+        loc = [str(p) for p in item.get("loc", ()) if isinstance(p, int) or _FIELD.fullmatch(str(p))]
+        described.append({"loc": loc, "msg": _message(item), "type": str(item.get("type", ""))})
     return described
 
 
@@ -62,7 +85,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         details = _describe(exc.errors())
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        first = min(details, key=_rank) if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
         message = f"{where}: {first['msg']}" if where else str(first["msg"])
         return _error(422, "invalid_request", message, detail=details)
@@ -111,11 +134,23 @@ def _classify(exc: Exception) -> tuple[int, str, str]:
     return 400, "bad_request", message
 
 
+def _form_with_nul(scope: Scope, body: bytes) -> bool:
+    """Whether a form body carries a NUL character (PostgreSQL cannot store one)."""
+    content_type = b""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            content_type = value.lower()
+    if content_type.startswith(b"application/x-www-form-urlencoded"):
+        return b"%00" in body or b"\x00" in body
+    return content_type.startswith(b"multipart/form-data") and b"\x00" in body
+
+
 class BodySizeLimit:
     """ASGI middleware: a request body above ``limit`` bytes gets 413 before the app parses it.
 
     The declared ``Content-Length`` is checked first; a chunked body is read up to
-    the limit and then replayed to the app.
+    the limit and then replayed to the app. A form body with a NUL character gets 400
+    here too, so no form field on any page can carry one.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -151,6 +186,9 @@ class BodySizeLimit:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         whole = b"".join(chunks)
+        if _form_with_nul(scope, whole):
+            await refusal(scope, 400, "bad_request", FORM_NUL_MESSAGE)(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:

@@ -21,7 +21,8 @@ style and with ``frame-ancestors 'none'``, ``X-Frame-Options: DENY``,
 ``Cross-Origin-Opener-Policy: same-origin`` and ``Cache-Control: no-store`` on
 everything but ``/static`` (pages show per-browser progress and tenant data).
 
-**HEAD** is answered like GET without the body, on every route.
+**HEAD** is answered like GET without the body, on every route. A path or query with a
+NUL character gets 400 before any route sees it (PostgreSQL cannot store NUL).
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sadame.web.pages._common import templates
 
-__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "SecurityMiddleware", "same_origin"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "FORM_NUL_MESSAGE",
+    "SECURITY_HEADERS",
+    "SecurityMiddleware",
+    "refusal",
+    "same_origin",
+]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -53,6 +61,8 @@ SECURITY_HEADERS: dict[str, str] = {
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
+_NUL_MESSAGE = "URL に NUL 文字は使えません。"
+FORM_NUL_MESSAGE = "入力に NUL 文字は使えません。"
 _REFUSED_MESSAGE = "別のサイトから送られた操作は受け付けません。このサイトのページから操作してください。"
 
 
@@ -105,10 +115,13 @@ class SecurityMiddleware:
             return
         head = scope["method"] == "HEAD"
         wrapped = self._wrap(send, head, private=not scope["path"].startswith("/static/"))
+        if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+            await refusal(scope, 400, "bad_request", _NUL_MESSAGE)(scope, receive, wrapped)
+            return
         if scope["method"] not in _SAFE_METHODS and not same_origin(
             Headers(scope=scope), scope.get("scheme", "http"), self.trusted
         ):
-            await _refusal(scope)(scope, receive, wrapped)
+            await refusal(scope, 403, "cross_origin", _REFUSED_MESSAGE)(scope, receive, wrapped)
             return
         await self.app(dict(scope, method="GET") if head else scope, receive, wrapped)
 
@@ -128,8 +141,8 @@ class SecurityMiddleware:
         return wrapped
 
 
-def _refusal(scope: Scope) -> Response:
-    """403 for a cross-origin state change: JSON under /api, a Japanese page elsewhere."""
+def refusal(scope: Scope, status: int, error: str, message: str) -> Response:
+    """A refusal before the app runs: JSON under /api, a Japanese page elsewhere."""
     if scope["path"].startswith("/api/"):
-        return JSONResponse({"error": "cross_origin", "message": _REFUSED_MESSAGE}, status_code=403)
-    return templates.TemplateResponse(Request(scope), "error.html", {"message": _REFUSED_MESSAGE}, status_code=403)
+        return JSONResponse({"error": error, "message": message}, status_code=status)
+    return templates.TemplateResponse(Request(scope), "error.html", {"message": message}, status_code=status)

@@ -50,6 +50,8 @@ class WebSettings:
       cookies: new sessions, and questions and answers per puzzle.
     * ``trusted_origins``: origins (``https://example.org``) besides the request's own
       host that may post forms (a reverse proxy that rewrites ``Host``).
+    * ``quote_slots``: quote checks that run at once in one process; more wait (up to
+      ``quote_wait`` seconds, then 503), which bounds the memory of a worker.
     """
 
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -67,3 +69,5 @@ class WebSettings:
     client_questions: int = 900
     client_attempts: int = 300
     trusted_origins: tuple[str, ...] = ()
+    quote_slots: int = 2
+    quote_wait: float = 30.0

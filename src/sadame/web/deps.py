@@ -5,6 +5,7 @@
   when the browser has none; the session row is stored, hashed, by the first move that
   succeeds, so rejected requests leave nothing behind).
 * :data:`Client` — the stored identity of the client address (for per-client budgets).
+* :data:`QuoteSlot` — one of the process's ``WebSettings.quote_slots`` quote-check slots.
 * :data:`Tenant` — the tenant of the ``Authorization: Bearer <key>`` API key (401 otherwise).
 * :data:`Text` and friends — request strings without NUL characters or lone
   surrogates (neither survives a round trip through PostgreSQL or UTF-8).
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, Response
@@ -27,6 +29,7 @@ __all__ = [
     "Client",
     "Ctx",
     "Identifier",
+    "QuoteSlot",
     "ShortText",
     "Tenant",
     "Text",
@@ -95,6 +98,20 @@ def client(request: Request) -> str:
 
 
 Client = Annotated[str, Depends(client)]
+
+
+def quote_slot(ctx: Ctx) -> Iterator[None]:
+    """Hold one of the process's quote-check slots for the request (503 when none frees up)."""
+    if not ctx.quote_slots.acquire(timeout=ctx.settings.quote_wait):
+        raise HTTPException(503, "引用チェックが混み合っています。しばらくしてからもう一度お試しください",
+                            headers={"Retry-After": "5"})
+    try:
+        yield
+    finally:
+        ctx.quote_slots.release()
+
+
+QuoteSlot = Annotated[None, Depends(quote_slot)]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from `sadame web create-key --tenant NAME`.")
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from sadame.quote import CHECK_MAX_SPANS, MAX_QUOTES, check_output, ground_numbers, quote_list_gate
-from sadame.web.deps import Text
+from sadame.web.deps import QuoteSlot, Text
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
@@ -45,7 +45,7 @@ class CheckRequest(BaseModel):
 
 
 @router.post("/verify")
-def verify(body: VerifyRequest) -> dict[str, Any]:
+def verify(body: VerifyRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every quote with its status (exact / normalized / missing / invalid) and its spans in the source
     (at most 10 per quote; ``truncated`` says when there were more)."""
     report = quote_list_gate(preset=body.preset, max_spans=CHECK_MAX_SPANS).check(body.source, body.quotes)
@@ -53,13 +53,13 @@ def verify(body: VerifyRequest) -> dict[str, Any]:
 
 
 @router.post("/ground")
-def ground(body: GroundRequest) -> dict[str, Any]:
+def ground(body: GroundRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every amount, count, percentage, date and duration of the claim, grounded in the source or not."""
     return ground_numbers(body.claim, body.source).to_dict()
 
 
 @router.post("/check")
-def check(body: CheckRequest) -> dict[str, Any]:
+def check(body: CheckRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Extract the quotes of an LLM output, verify them, ground its numbers, and cut the source
     into highlight segments (the same call as ``sadame quote check``)."""
     return check_output(body.source, body.output, body.preset).to_dict()

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
 
 from sadame.quote import check_output
-from sadame.web.deps import Ctx, clean_text
+from sadame.web.deps import Ctx, QuoteSlot, clean_text
 from sadame.web.pages._common import render
 
 __all__ = ["router"]
@@ -46,7 +46,7 @@ def quote_page(request: Request, ctx: Ctx) -> HTMLResponse:
 
 
 @router.post("/quote", response_class=HTMLResponse)
-def quote_check(request: Request, ctx: Ctx, source: Annotated[str, Form()] = "",
+def quote_check(request: Request, ctx: Ctx, _slot: QuoteSlot, source: Annotated[str, Form()] = "",
                 output: Annotated[str, Form()] = "", preset: Annotated[str, Form()] = "quote") -> HTMLResponse:
     # HTML forms always submit textarea line breaks as CRLF (HTML spec); undo that transport
     # detail so offsets refer to the text the user pasted. The JSON API takes text as is.
