@@ -66,6 +66,7 @@ from sadame.judge._questions import (
     PuzzleFigures,
     QuestionOutcome,
     QuestionReport,
+    load_questions,
     render_questions,
     run_questions,
 )
@@ -137,6 +138,7 @@ __all__ = [
     "judge_by_rules",
     "lint_table",
     "load_pack",
+    "load_questions",
     "load_table",
     "natural_match",
     "normalize_question",
