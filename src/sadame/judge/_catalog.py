@@ -120,18 +120,18 @@ def _level(median: float | None) -> int:
     return 1 + sum(1 for bound in _LEVEL_BOUNDS if median > bound)
 
 
-_measured: dict[tuple[str, str], MeasuredDifficulty] = {}
+_measured: dict[tuple[str, int], MeasuredDifficulty] = {}
 _measured_lock = threading.Lock()
 
 
 def measure_difficulty(puzzle: Puzzle) -> MeasuredDifficulty:
-    """The measured difficulty of ``puzzle`` (cached per puzzle id and table version)."""
-    key = (puzzle.id, puzzle.table.version)
+    """The measured difficulty of ``puzzle`` (cached per puzzle, its solution and questions)."""
+    questions = _replay_questions(puzzle)
+    key = (puzzle.id, hash((tuple(map(tuple, puzzle.solution)), tuple(questions))))
     with _measured_lock:
         cached = _measured.get(key)
     if cached is not None:
         return cached
-    questions = _replay_questions(puzzle)
     confirmed = _confirmations(puzzle, questions)
     groups = len(puzzle.solution)
     needed = [_questions_needed(confirmed, groups, f"{puzzle.id}:{k}") for k in range(REPLAY_ORDERS)]
