@@ -1,14 +1,15 @@
 """Benchmark: what the puzzle list costs -- the measured difficulty of every bundled puzzle.
 
 The list shows each puzzle's measured difficulty (``sadame.judge.game.measure_difficulty``:
-every natural question judged once, then 51 shuffled replays). It is computed on first
+every natural question's expected verdict and the solution words it names, then 51
+shuffled replays). It is computed on first
 use per process and cached per puzzle id and table version, so the first list a process
 serves pays for it and later lists do not. This script reports, over every bundled pack
 (or the pack files given):
 
 * pack load time (the loader, analyzer included on first use),
 * first catalog (every puzzle measured) and a second, cached one,
-* questions judged and the time per question.
+* questions replayed and the time per question.
 
     .venv/bin/python benchmarks/game.py
     .venv/bin/python benchmarks/game.py engineering path/to/pack.yaml ...   # names or files
@@ -47,7 +48,7 @@ def main(args: list[str]) -> None:
     print("| step | time |")
     print("|---|---|")
     print(f"| load packs | {loaded:.2f} s |")
-    print(f"| first list (measure {puzzles} puzzles, {questions} questions judged) | {first:.2f} s "
+    print(f"| first list (measure {puzzles} puzzles, {questions} questions replayed) | {first:.2f} s "
           f"({first / max(questions, 1) * 1000:.2f} ms per question) |")
     print(f"| later lists (cached) | {cached * 1000:.1f} ms |")
 

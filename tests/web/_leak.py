@@ -49,13 +49,13 @@ def leaks(bodies: list[str], truth_lines: list[str], words: list[str]) -> list[s
     return sorted(set(found))
 
 
-def all_public_titles() -> list[str]:
-    """Every bundled puzzle's title and pack title: the puzzle list shows them all to anyone."""
+def listed_text() -> list[str]:
+    """What the puzzle list shows by design for every bundled pack: pack titles and
+    descriptions, puzzle titles (rule words inside them prove nothing)."""
     from sadame.judge import bundled_names, bundled_pack
 
-    titles: list[str] = []
+    shown: list[str] = []
     for name in bundled_names():
         pack = bundled_pack(name)
-        titles.append(pack.title)
-        titles.extend(p.title for p in pack.puzzles.values())
-    return titles
+        shown += [pack.title, pack.description or "", *(p.title for p in pack.puzzles.values())]
+    return shown

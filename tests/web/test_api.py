@@ -14,7 +14,7 @@ from sadame.db import make_engine
 from sadame.judge import bundled_pack
 from sadame.normalize import normalize
 from sadame.web import create_app
-from tests.web._leak import all_public_titles, leaks, raw_puzzle, secrets_of
+from tests.web._leak import leaks, listed_text, raw_puzzle, secrets_of
 from tests.web.conftest import LiveServer, serve
 
 DATA = Path(__file__).parent / "data"
@@ -99,7 +99,7 @@ def test_puzzle_api_keeps_history_per_cookie_and_hides_the_truth(live_server: Li
         assert missing.status_code == 409 and missing.json()["message"] == "質問が空です"
 
         raw = raw_puzzle(puzzle.id)
-        visible = "\n".join([puzzle.statement, *all_public_titles(), *(e.q for e in examples),
+        visible = "\n".join([puzzle.statement, *listed_text(), *(e.q for e in examples),
                              *(str(r.get("note", "")) for r in raw["rules"])])
         truth_lines, words = secrets_of(puzzle.id, visible)
         assert leaks(bodies, truth_lines, words) == []

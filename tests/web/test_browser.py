@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sadame.judge import bundled_pack
-from tests.web._leak import all_public_titles, leaks, raw_puzzle, secrets_of
+from tests.web._leak import leaks, listed_text, raw_puzzle, secrets_of
 from tests.web.conftest import LiveServer, screenshot_dir
 
 pytestmark = pytest.mark.browser
@@ -97,7 +97,7 @@ def test_solve_a_puzzle_with_partial_credit_history_and_no_spoilers(live_server:
     # Every byte the browser received so far: no truth, no rule word the player did not type.
     raw = raw_puzzle(puzzle.id)
     visible = "\n".join(
-        [puzzle.statement, *all_public_titles(), *(e.q for e in questions), partial.a,
+        [puzzle.statement, *listed_text(), *(e.q for e in questions), partial.a,
          *(str(r.get("note", "")) for r in raw["rules"])]
     )
     truth_lines, words = secrets_of(puzzle.id, visible)

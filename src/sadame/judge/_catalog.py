@@ -7,11 +7,13 @@ Measured difficulty
 A puzzle's measured difficulty is **the median number of questions a player needs
 before every point of the solution has been confirmed**, replaying the puzzle's own
 natural-question set (format 2 ``questions``; the ``examples`` for format 1) in
-:data:`REPLAY_ORDERS` fixed pseudo-random orders. Each question is judged once by
-the puzzle's rules (no LLM); a question *confirms* a solution group when its verdict
-is YES -- or NO to a question tagged ``negation`` / ``confirm-neg``
-(「電子レンジは関係ない？」→ いいえ) -- and its text names one of the group's words
-(the answer checker decides that). When fewer than half of the orders confirm every group, the median is
+:data:`REPLAY_ORDERS` fixed pseudo-random orders. Each question gets the verdict its
+author expects (``expect``: the puzzle as designed, so a judge mistake does not make a
+puzzle look easier or harder -- the judge's accuracy is gated separately by
+``sadame rules test``); a question *confirms* a solution group when that verdict is YES
+-- or NO to a question tagged ``negation`` / ``confirm-neg`` (「Xは関係ない？」→ いいえ)
+-- and its text contains one of the group's words (after the ``judge``
+normalization). When fewer than half of the orders confirm every group, the median is
 ``None`` (the question set never gets there). The level (1-5) maps the median:
 ≤ 6 questions → 1, ≤ 10 → 2, ≤ 15 → 3, ≤ 22 → 4, more or never → 5.
 """
@@ -27,7 +29,6 @@ from dataclasses import dataclass
 from sadame.judge._engine import check_answer
 from sadame.judge._errors import GameError
 from sadame.judge._game import GameState, GameStatus, PlayRecord, puzzle_hints
-from sadame.judge._judge import Judge
 from sadame.judge._model import Puzzle, PuzzlePack
 
 __all__ = [
@@ -74,9 +75,12 @@ def puzzle_difficulty(puzzle: Puzzle) -> int | None:
     return puzzle.difficulty
 
 
-def _replay_questions(puzzle: Puzzle) -> list[tuple[str, tuple[str, ...]]]:
-    natural = [(item.q, item.tags) for item in puzzle.questions]
-    return natural or [(example.q, ()) for example in puzzle.examples]
+_Replayed = tuple[str, str | None, tuple[str, ...]]  # question, expected verdict, tags
+
+
+def _replay_questions(puzzle: Puzzle) -> list[_Replayed]:
+    natural = [(item.q, item.expect, item.tags) for item in puzzle.questions]
+    return natural or [(example.q, example.expect, ()) for example in puzzle.examples]
 
 
 def _confirms(verdict: str, tags: tuple[str, ...]) -> bool:
@@ -88,12 +92,12 @@ def _confirms(verdict: str, tags: tuple[str, ...]) -> bool:
     return verdict == "YES" or (verdict == "NO" and not _NEGATED_TAGS.isdisjoint(tags))
 
 
-def _confirmations(puzzle: Puzzle, questions: list[tuple[str, tuple[str, ...]]]) -> list[frozenset[int]]:
-    judge = Judge(puzzle)
+def _confirmations(puzzle: Puzzle, questions: list[_Replayed]) -> list[frozenset[int]]:
+    groups = tuple(tuple(group) for group in puzzle.solution)  # plain groups: substring test, no analyzer
     confirmed = []
-    for question, tags in questions:
-        if _confirms(judge.ask(question).verdict, tags):
-            confirmed.append(frozenset(check_answer(question, puzzle.solution).matched_groups))
+    for question, expect, tags in questions:
+        if expect is not None and _confirms(expect, tags):
+            confirmed.append(frozenset(check_answer(question, groups).matched_groups))
         else:
             confirmed.append(frozenset())
     return confirmed
@@ -116,18 +120,18 @@ def _level(median: float | None) -> int:
     return 1 + sum(1 for bound in _LEVEL_BOUNDS if median > bound)
 
 
-_measured: dict[tuple[str, str], MeasuredDifficulty] = {}
+_measured: dict[tuple[str, int], MeasuredDifficulty] = {}
 _measured_lock = threading.Lock()
 
 
 def measure_difficulty(puzzle: Puzzle) -> MeasuredDifficulty:
-    """The measured difficulty of ``puzzle`` (cached per puzzle id and table version)."""
-    key = (puzzle.id, puzzle.table.version)
+    """The measured difficulty of ``puzzle`` (cached per puzzle, its solution and questions)."""
+    questions = _replay_questions(puzzle)
+    key = (puzzle.id, hash((tuple(map(tuple, puzzle.solution)), tuple(questions))))
     with _measured_lock:
         cached = _measured.get(key)
     if cached is not None:
         return cached
-    questions = _replay_questions(puzzle)
     confirmed = _confirmations(puzzle, questions)
     groups = len(puzzle.solution)
     needed = [_questions_needed(confirmed, groups, f"{puzzle.id}:{k}") for k in range(REPLAY_ORDERS)]

@@ -12,6 +12,7 @@ not yet taken until the puzzle is solved or given up.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -53,6 +54,12 @@ from sadame.web._store import GameStore
 __all__ = ["GameService", "public_question"]
 
 log = logging.getLogger("sadame.web")
+
+
+@functools.cache
+def _bundled(name: str) -> PuzzlePack:
+    """A bundled pack, loaded once per process (packs are immutable; every app shares them)."""
+    return bundled_pack(name)
 
 
 def public_question(question: str, result: JudgeResult) -> dict[str, Any]:
@@ -116,7 +123,7 @@ class GameService:
                 loaded: dict[str, PuzzlePack] = {}
                 for spec in self._pack_specs:
                     is_path = spec.endswith((".yaml", ".yml", ".json")) or "/" in spec
-                    pack = load_pack(Path(spec)) if is_path else bundled_pack(spec)
+                    pack = load_pack(Path(spec)) if is_path else _bundled(spec)
                     loaded[pack.name] = pack
                 self._packs = loaded
             return self._packs
