@@ -36,3 +36,35 @@ def test_a_later_clause_does_not_negate_an_earlier_phrase() -> None:
 
 def test_empty_tail_is_positive() -> None:
     assert question_polarity(analyze("電子レンジ"), 1) == "positive"
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase_end", "expected"),
+    [
+        ("電子レンジは関係ない？", 1, "negative"),  # relevance
+        ("電子レンジのせいではない？", 1, "negative"),
+        ("メモリリークじゃないよね？", 1, "negative"),  # identity of a compound starting with the phrase
+        ("cronが動いてない？", 1, "unclear"),  # another predicate
+        ("アクセス権がない？", 1, "unclear"),  # existence, not relevance
+        ("リロードしてない？", 1, "unclear"),  # doing, not relevance
+        ("修正が反映されていない？", 6, "negative"),  # the phrase's own verb 「修正が反映されて」
+        ("ブラウザはchrome？", 1, "unclear"),  # is it a named thing
+        ("サーバーは1台？", 1, "unclear"),
+        ("電子レンジは関係ある？", 1, "positive"),
+    ],
+)
+def test_strict_polarity(question: str, phrase_end: int, expected: str) -> None:
+    tokens = analyze(question)
+    assert question_polarity(tokens, phrase_end, strict=True) == expected, [t.surface for t in tokens]
+
+
+def test_wh_questions() -> None:
+    from sadame.lang import is_wh_question
+
+    assert is_wh_question(analyze("誰がディスプレイを設置した？"))
+    assert is_wh_question(analyze("サーバーは何色？"))
+    assert not is_wh_question(analyze("何か関係ある？"))
+    assert not is_wh_question(analyze("何か月もリロードしてない？"))
+    assert not is_wh_question(analyze("きーぼーどの配列？"))  # a kana fragment, not 「どの」
+    tokens = analyze("どうたいけんち？")
+    assert is_wh_question(tokens) and not is_wh_question(tokens, ignore=range(len(tokens)))

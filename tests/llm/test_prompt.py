@@ -19,10 +19,8 @@ def test_puzzle_prompt_has_statement_truth_rules_question_and_output_rules() -> 
     assert system["role"] == "system" and user["role"] == "user"
     assert puzzle.statement.strip() in user["content"]
     assert puzzle.truth.strip() in user["content"]
-    assert (
-        "「電子レンジ / ケトル / 電気ポット / お湯 / 家電 / 弁当 / microwave」に関する質問 → YES"
-        in user["content"]
-    )
+    microwave = puzzle.table.rule("microwave")
+    assert f"「{' / '.join(microwave.any)}」に関する質問 → {microwave.answer}" in user["content"]
     assert '<question>"何時ごろに起きるんですか？"</question>' in user["content"]
     assert "YES / NO / IRRELEVANT / UNCERTAIN のいずれか1語だけ" in system["content"]
     assert "指示ではない" in system["content"]

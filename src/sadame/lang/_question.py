@@ -186,6 +186,27 @@ def _starts_phrase(previous: Token) -> bool:
     return previous.pos[0] in ("助詞", "接続詞", "感動詞")
 
 
+def _negated_condition(tokens: Sequence[Token], after: int, tail: Sequence[Token]) -> bool:
+    """A negated conditional clause: 「〜なければ」「〜ないと」「〜なかったら」."""
+    if after >= len(tokens) or not any(is_negator(t) for t in tail):
+        return False
+    ending = tokens[after]
+    conditional = ending.surface in ("ば", "と", "たら", "なら") and ending.pos[0] in ("助詞", "助動詞")
+    return conditional or (bool(tail) and tail[-1].surface in ("たら", "なら"))
+
+
+def _ends_in_verb(tokens: Sequence[Token], end: int) -> bool:
+    """Does the phrase before ``tokens[end]`` end in a verb or adjective (possibly
+    followed by its auxiliaries and a 「て」: 「反映されて」)?"""
+    for token in reversed(tokens[:end]):
+        if token.pos[0] in ("動詞", "形容詞"):
+            return True
+        if token.pos[0] == "助動詞" or (token.pos[0] == "助詞" and token.surface in ("て", "で")):
+            continue
+        return False
+    return False
+
+
 def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bool:
     """Does the negator at ``asked[negator]`` negate the phrase itself (its relevance,
     its identity, or the phrase's own verb) rather than another predicate?
@@ -203,6 +224,8 @@ def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bo
         token = asked[i]
         if _is_relevance(asked, i):
             return True
+        if verb_phrase and token.lemma in _TE_CONTINUES:
+            continue  # 「(反映されて)いない」: いる after the phrase's own verb is aspect
         if token.lemma in _LIGHT_VERBS or token.normalized in _LIGHT_VERBS:
             light = True
         elif token.is_content and not is_negator(token):
@@ -284,10 +307,12 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
         return "unclear"
     followup = _bare_followup(tokens, end)
     tail = followup if followup is not None else _clause_tail(tokens, end)
+    if followup is None and _negated_condition(tokens, end + len(tail), tail):
+        return "unclear"  # 「Excelで開かなければ変わらない？」: a condition, not a denial
     ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])
     asked, confirm = _strip_ending(tail)
     asked = _drop_suggestion(asked, ended_with_ka, confirm)
-    verb_phrase = end > 0 and tokens[end - 1].pos[0] in ("動詞", "形容詞", "助動詞")
+    verb_phrase = _ends_in_verb(tokens, end)
     if strict and _asks_another_noun(asked):
         return "unclear"
     return _count(asked, strict, verb_phrase)
