@@ -133,3 +133,34 @@ def test_answer_in_natural_mode_prints_advice(data_dir: Path) -> None:
     code, out = _run("answer", str(data_dir / "natural.yaml"), "--puzzle", "lunch-breaker", "電子レンジ、ブレーカー")
     data = json.loads(out)
     assert code == 0 and data["correct"] is False and data["advice"].startswith("キーワードを並べるだけ")
+
+
+def test_rules_test_with_held_out_questions(data_dir: Path, tmp_path: Path) -> None:
+    held_out = tmp_path / "held_out.yaml"
+    held_out.write_text(
+        "format: sadame.questions/1\nquestions:\n"
+        "  - {puzzle: lunch-breaker, q: 電子レンジは関係ない？, expect: \"NO\", tags: [negation]}\n"
+        "  - {puzzle: lunch-breaker, q: ケトルのせいじゃない？, expect: \"YES\", tags: [suggestion]}\n"
+        "  - {puzzle: lunch-breaker, q: 火星人？, expect: \"NO\"}\n", "utf-8")
+    code, out = _run("rules", "test", "--json", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    report = json.loads(out)["questions"]
+    assert code == 1 and report["total"] == {
+        "name": "total", "total": 3, "right": 2, "wrong": 0, "none": 1, "right_rate": 0.6667, "wrong_rate": 0.0}
+    assert report["polarity"]["right"] == 2
+    held_out.write_text("format: sadame.questions/1\nquestions:\n  - {puzzle: nope, q: x, expect: null}\n", "utf-8")
+    code, out = _run("rules", "test", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    assert code == 1 and "does not have: nope" in out
+    held_out.write_text("questions: []\n", "utf-8")
+    code, out = _run("rules", "test", "--questions", str(held_out), str(data_dir / "natural.yaml"))
+    assert code == 1 and "sadame.questions/1" in out
+
+
+def test_the_blind_evaluation_set_loads_for_the_bundled_pack() -> None:
+    from sadame.judge import bundled_pack, load_questions, run_questions
+
+    root = Path(__file__).resolve().parents[2]
+    questions = load_questions(root / "evals" / "judge" / "blind_questions.yaml")
+    pack = bundled_pack("engineering")
+    assert set(questions) <= set(pack.puzzles) and sum(map(len, questions.values())) >= 140
+    report = run_questions(pack, questions=questions)
+    assert report.total.total == sum(map(len, questions.values()))

@@ -197,3 +197,20 @@ def _table(rules: list[dict[str, object]], *, fmt: str = "sadame.rules/2", answe
 def _verdict(table: RuleTable | Puzzle, question: str) -> str | None:
     result = Judge(table).ask(question)
     return result.verdict if result.answered else None
+
+
+def test_seed_mode_never_loads_the_analyzer() -> None:
+    """Seed tables, the CLI import and `sadame --help` do not pay for SudachiPy."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, sadame.cli\n"
+        "from sadame.judge import Judge, load_pack\n"
+        f"pack = load_pack({str(DATA / 'seed.yaml')!r})\n"
+        "Judge(next(iter(pack.puzzles.values()))).ask('キャッシュは関係ない？')\n"
+        "print('sudachipy' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

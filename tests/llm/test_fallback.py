@@ -30,7 +30,8 @@ def _fallback(
 
 def test_rule_hit_never_calls_the_llm(server: FakeOpenAIServer, puzzle: Puzzle) -> None:
     result = Judge(puzzle, fallback=_fallback(server)).ask("電子レンジを使っていた？")
-    assert (result.verdict, result.source, result.rule_id) == ("YES", "rules", "microwave")
+    assert (result.verdict, result.source) == ("YES", "rules")
+    assert result.rule_id is not None and result.rule_id.startswith("microwave")  # microwave or microwave-p1
     assert server.request_count == 0
 
 

@@ -31,6 +31,7 @@ from sadame.judge import (
     coverage,
     import_seed_rules,
     lint_table,
+    load_questions,
     play,
     render_questions,
     resolve_table,
@@ -118,7 +119,10 @@ def lint_command(table: str, as_json: bool, strict: bool) -> None:
               help="Fail a puzzle whose natural questions are wrong more often than this.")
 @click.option("--policy", type=click.Choice(POLICIES), default=DEFAULT_POLICY, show_default=True,
               help="How natural mode settles rules with different verdicts.")
-def test_command(table: str, as_json: bool, min_right: float, max_wrong: float, policy: str) -> None:
+@click.option("--questions", "questions_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Judge these questions (format sadame.questions/1) instead of the table's own.")
+def test_command(table: str, as_json: bool, min_right: float, max_wrong: float, policy: str,
+                 questions_file: Path | None) -> None:
     """Run the table's examples (and answer_examples) and its natural questions.
 
     Prints right / wrong / no verdict per puzzle, the totals and the negation /
@@ -127,7 +131,11 @@ def test_command(table: str, as_json: bool, min_right: float, max_wrong: float, 
     """
     loaded = _load(table)
     report = run_examples(loaded)
-    questions = run_questions(loaded, policy)  # type: ignore[arg-type]
+    try:
+        held_out = load_questions(questions_file) if questions_file else None
+        questions = run_questions(loaded, policy, held_out)  # type: ignore[arg-type]
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
     failing = questions.failing(min_right, max_wrong)
     if as_json:
         echo_json({**report.to_dict(), "ok": report.ok and not failing,

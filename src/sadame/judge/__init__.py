@@ -65,6 +65,7 @@ from sadame.judge._questions import (
     PuzzleFigures,
     QuestionOutcome,
     QuestionReport,
+    load_questions,
     render_questions,
     run_questions,
 )
@@ -134,6 +135,7 @@ __all__ = [
     "judge_by_rules",
     "lint_table",
     "load_pack",
+    "load_questions",
     "load_table",
     "natural_match",
     "normalize_question",

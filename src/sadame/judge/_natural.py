@@ -18,17 +18,24 @@ How a question is judged (see ``docs/readme/judge.md`` for the player's view):
    stems such as 「抜い」「何かを使」). So 「ログ」 never fires inside 「プログラム」
    「ブログ」. ``not`` words block on any occurrence, as in the seed.
 5. **Readings only meet kana.** A reading variant (「しょうめいしょ」 for 証明書;
-   only words with kanji or digits get one) is kana, so it can only match kana the
-   player typed: 飴 is never read as あめ and compared with 雨. A reading shared by
+   only words with kanji, digits or latin letters get one) is kana, so it can only
+   match kana the player typed (kanji typos aside, step 6): 飴 is never read as あめ
+   and compared with 雨. A reading shared by
    two different words of different rules (雨/飴: あめ) is ambiguous and is not used
    at all (lint J104), and a reading of one or two kana must cover exactly one whole
    token.
-6. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
+6. **Kanji typos** (an IME slip: 「検策」 for 検索, 「正規可」 for 正規化): where the
+   analyzer leaves a lone kanji or an unknown word, the question is also read aloud
+   and compared with rule words' readings of four kana or more.
+7. **Longest phrase wins.** An occurrence inside a longer firing one is dropped
    (「雨」 inside 「雨漏り」, 「外に出」 inside 「外に出ない」).
-7. **Polarity** (:func:`sadame.lang.question_polarity`) of each remaining phrase:
-   a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay); negation inside the
-   rule's own phrase does not count; ``unclear`` gives no verdict, never a guess.
-8. **Conflicts** between phrases with different verdicts: see :data:`POLICIES`.
+8. **Polarity** (:func:`sadame.lang.question_polarity`, strict) of each remaining
+   phrase: a negated question flips YES/NO (IRRELEVANT/UNCERTAIN stay) when it
+   negates the phrase's relevance, identity or own verb; negation inside the rule's
+   own phrase does not count; the negation of another predicate, a wh-question, an
+   incidental attribute (「キーボードの色」) or 「XはChrome？」 are ``unclear``: no
+   verdict, never a guess.
+9. **Conflicts** between phrases with different verdicts: see :data:`POLICIES`.
 """
 
 from __future__ import annotations
@@ -57,13 +64,14 @@ Policy = Literal["first", "focus", "agree", "conjunction"]
 #: facts is true only if all are). Measured in ``docs/readme/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
 DEFAULT_POLICY: Policy = "conjunction"
-STRICT_POLARITY = True
 
 _DASH_AFTER_KANA = re.compile(r"(?<=[\u3041-\u309f\u30a1-\u30fa\u30fc])[-\u2010-\u2015\u2212\uff0d\uff70~〜～]")
 #: Only words with kanji, digits or latin letters get a reading variant (kana typed
 #: for kanji: 「しょうめいしょ」, 「でぃーえぬえす」; the analyzer's "reading" of
 #: symbols is not one).
 _READ = re.compile(r"[0-9A-Za-z\u3400-\u4dbf\u4e00-\u9fff々]")
+#: Kanji typos are matched by reading only for readings this long (けんさく, not あめ).
+_MIN_HOMOPHONE = 4
 _INFLECTING = frozenset({"動詞", "形容詞", "助動詞"})
 _FLIP = {"YES": "NO", "NO": "YES"}
 _NATURAL_ATTR = "_sadame_natural_table"
@@ -339,7 +347,38 @@ def _occurrences(
                 present.update(variant.words)
             if span is not None:
                 found.extend(_Occurrence(w, *span) for w in variant.words)
+    found.extend(_homophones(table, tokens))
     return found, present
+
+
+def _typo_fragment(token: Token) -> bool:
+    """One lone kanji, or a word the dictionary does not know: where an IME slip
+    (「検策」 for 検索 -> 「検|策」) leaves the question."""
+    if token.oov:
+        return True
+    return len(token.surface) == 1 and _script(token.surface) == 0
+
+
+def _homophones(table: NaturalTable, tokens: Sequence[Token]) -> list[_Occurrence]:
+    """Kanji typos: the question read aloud, matched against the readings of rule
+    words (4 kana or more), only where the phrase holds a lone kanji or an unknown
+    word -- so 「構成」 (a real word) never stands in for 校正."""
+    if not any(_typo_fragment(t) and _script(t.surface[:1]) == 0 for t in tokens):
+        return []
+    pieces = [fold(t.reading) for t in tokens]
+    view = _build_view(tokens, pieces, pieces)
+    found: list[_Occurrence] = []
+    assert table.automaton is not None
+    for last, vid in table.automaton.iter(view.text):
+        variant = table.variants[vid]
+        if not variant.reading or variant.length < _MIN_HOMOPHONE:
+            continue
+        start, stop = last + 1 - variant.length, last + 1
+        head, tail = view.starts.get(start), view.ends.get(stop)
+        if head is None or tail is None or not any(map(_typo_fragment, tokens[head[0]:tail[0]])):
+            continue
+        found.extend(_Occurrence(w, head[1], tail[1], tail[0]) for w in variant.words)
+    return found
 
 
 def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> tuple[str | None, Polarity]:
@@ -347,7 +386,7 @@ def _verdict(rule: Rule, tokens: Sequence[Token], token_end: int, wh: bool) -> t
         return rule.answer, "positive"
     if wh:
         return None, "unclear"  # 「誰が設置した？」 cannot be answered yes or no
-    polarity = question_polarity(tokens, token_end, strict=STRICT_POLARITY)
+    polarity = question_polarity(tokens, token_end, strict=True)
     if polarity == "unclear":
         return None, polarity
     return (_FLIP[rule.answer] if polarity == "negative" else rule.answer), polarity
@@ -369,7 +408,7 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
     fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
     covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
-    wh = bool(fired) and is_wh_question(tokens)
+    wh = bool(fired) and is_wh_question(tokens, covered)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
         if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):

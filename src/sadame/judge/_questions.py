@@ -9,11 +9,14 @@ polarity subset is the questions tagged ``negation``, ``suggestion``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
+from sadame.judge._errors import TableError
 from sadame.judge._judge import Judge
+from sadame.judge._loader import MAX_TABLE_BYTES, parse_yaml
 from sadame.judge._model import PuzzlePack, Question, RuleTable
 from sadame.judge._natural import DEFAULT_POLICY, Policy
 
@@ -22,10 +25,12 @@ __all__ = [
     "PuzzleFigures",
     "QuestionOutcome",
     "QuestionReport",
+    "load_questions",
     "render_questions",
     "run_questions",
 ]
 
+QUESTIONS_FORMAT = "sadame.questions/1"
 POLARITY_TAGS = frozenset({"negation", "suggestion", "confirm-neg", "double-negation"})
 Grade = Literal["right", "wrong", "none"]
 
@@ -132,20 +137,67 @@ def _run_table(table: RuleTable, name: str | None, policy: Policy,
     return outcomes
 
 
-def run_questions(table: RuleTable | PuzzlePack, policy: Policy = DEFAULT_POLICY) -> QuestionReport:
-    """Judge every natural question of a table or of each puzzle of a pack."""
+def run_questions(
+    table: RuleTable | PuzzlePack, policy: Policy = DEFAULT_POLICY,
+    questions: Mapping[str | None, Sequence[Question]] | None = None,
+) -> QuestionReport:
+    """Judge every natural question of a table or of each puzzle of a pack; with
+    ``questions`` (puzzle id, or None for a table -> questions, as from
+    :func:`load_questions`), judge those instead (a held-out set)."""
     if isinstance(table, RuleTable):
-        outcomes = _run_table(table, None, policy, table.questions)
+        own = table.questions if questions is None else questions.get(None, ())
+        outcomes = _run_table(table, None, policy, own)
         return QuestionReport(tuple(outcomes), (_figures(table.name, outcomes),), policy)
     if not isinstance(table, PuzzlePack):
         raise TypeError(f"run_questions expects a RuleTable or PuzzlePack, got {type(table).__name__}")
+    if questions is not None:
+        unknown = sorted(str(p) for p in questions if p not in table.puzzles)
+        if unknown:
+            raise TableError(f"questions for puzzles the pack {table.name!r} does not have: {', '.join(unknown)}")
     every: list[QuestionOutcome] = []
     figures: list[PuzzleFigures] = []
     for puzzle in table.puzzles.values():
-        outcomes = _run_table(puzzle.table, puzzle.id, policy, puzzle.questions)
+        own = puzzle.questions if questions is None else questions.get(puzzle.id, ())
+        outcomes = _run_table(puzzle.table, puzzle.id, policy, own)
         every.extend(outcomes)
         figures.append(_figures(puzzle.id, outcomes))
     return QuestionReport(tuple(every), tuple(figures), policy)
+
+
+def _question(item: Any, index: int) -> tuple[str | None, Question]:
+    if not isinstance(item, dict) or not isinstance(item.get("q"), str) or "expect" not in item:
+        raise TableError(f"questions[{index}]: expected a mapping with q and expect")
+    unknown = sorted(set(item) - {"puzzle", "q", "expect", "tags", "none_ok"})
+    if unknown:
+        raise TableError(f"questions[{index}]: unknown key {unknown[0]!r}")
+    puzzle, expect, tags = item.get("puzzle"), item["expect"], item.get("tags", [])
+    if not (puzzle is None or isinstance(puzzle, str)) or not (expect is None or isinstance(expect, str)):
+        raise TableError(f"questions[{index}]: puzzle and expect must be strings (or null)")
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise TableError(f"questions[{index}]: tags must be a list of strings")
+    return puzzle, Question(item["q"], expect, tuple(tags), bool(item.get("none_ok", False)))
+
+
+def load_questions(path: str | Path) -> dict[str | None, tuple[Question, ...]]:
+    """A held-out question file (``format: sadame.questions/1``; ``questions`` items as
+    in a pack, plus ``puzzle``), grouped by puzzle id (None for a plain table)."""
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()[: MAX_TABLE_BYTES + 1]
+    except OSError as exc:
+        raise TableError(f"cannot read: {exc.strerror or exc}", file=file) from None
+    if len(raw) > MAX_TABLE_BYTES:
+        raise TableError(f"file is larger than {MAX_TABLE_BYTES:,} bytes", file=file)
+    data = parse_yaml(raw.decode("utf-8", errors="replace"), file)
+    if not isinstance(data, dict) or data.get("format") != QUESTIONS_FORMAT or not isinstance(
+        data.get("questions"), list
+    ):
+        raise TableError(f"expected format: {QUESTIONS_FORMAT} with a list of questions", file=file)
+    grouped: dict[str | None, list[Question]] = {}
+    for index, item in enumerate(data["questions"]):
+        puzzle, question = _question(item, index)
+        grouped.setdefault(puzzle, []).append(question)
+    return {puzzle: tuple(items) for puzzle, items in grouped.items()}
 
 
 def _row(figures: PuzzleFigures) -> str:

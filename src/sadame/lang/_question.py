@@ -23,7 +23,7 @@ The reading, in steps:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Literal
 
 from sadame.lang._analyzer import Token
@@ -153,15 +153,18 @@ def _is_content_word(token: Token) -> bool:
     return token.lemma not in _FORMAL_NOUNS and token.normalized not in _FORMAL_NOUNS
 
 
-def is_wh_question(tokens: Sequence[Token]) -> bool:
+def is_wh_question(tokens: Sequence[Token], ignore: Container[int] = ()) -> bool:
     """True for a question word (誰 何 いつ どこ なぜ どう...) that asks for content,
-    not yes or no; 「何か」「誰も」「どこか」 are indefinite and do not count.
+    not yes or no; 「何か」「誰も」「どこか」 are indefinite and do not count, nor do
+    tokens at the indexes in ``ignore`` (inside a matched phrase: 「どう|たい|けんち」).
 
     >>> from sadame.lang import analyze
     >>> is_wh_question(analyze("誰がディスプレイを設置した？")), is_wh_question(analyze("何か関係ある？"))
     (True, False)
     """
     for i, token in enumerate(tokens):
+        if i in ignore:
+            continue
         word = token.normalized if token.normalized in _WH else token.lemma
         if word not in _WH and not (token.surface.startswith("何") and token.pos[0] == "名詞" and len(token.surface) > 1):
             continue
@@ -219,6 +222,23 @@ def _is_relevance(asked: Sequence[Token], i: int) -> bool:
     return token.lemma == "問題" and i > 0 and asked[i - 1].surface == "の"  # 「Xの問題」, not 「Xに問題は」
 
 
+_SUBJECT_MARKERS = frozenset({"は", "が", "も", "って", "て"})
+
+
+def _asks_another_noun(asked: Sequence[Token]) -> bool:
+    """「ブラウザはchrome？」「OSはWindows？」「サーバーは1台？」: the phrase is the
+    subject and the question is whether it *is* a particular named thing or number."""
+    if not asked or asked[0].surface not in _SUBJECT_MARKERS or asked[0].pos[0] != "助詞":
+        return False
+    content = [t for t in asked[1:] if t.pos[0] not in ("助詞", "補助記号", "空白")]
+    if not content or content[-1].pos[0] not in ("名詞", "接尾辞"):
+        return False
+    last = content[-1]
+    named = last.pos[1] == "固有名詞" or (last.surface.isascii() and last.surface.isalnum())
+    counted = len(content) >= 2 and content[-2].pos[1] == "数詞"
+    return named or counted or last.pos[1] == "数詞"
+
+
 def _count(asked: Sequence[Token], strict: bool = False, verb_phrase: bool = False) -> Polarity:
     negators = [i for i, t in enumerate(asked) if is_negator(t) or t.lemma in _LEXICAL_NEGATIVES]
     only = next((i for i, t in enumerate(asked) if t.surface == "しか" and t.pos[0] == "助詞"), None)
@@ -245,7 +265,9 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
     With ``strict``, a negation counts only when it negates the phrase itself (its
     relevance 「関係ない」「せいではない」, its identity 「じゃない」, or the phrase's
     own verb); the negation of another predicate (「Xが動いてない」「Xがない」) is
-    ``unclear``: whether X matters does not say whether X runs or exists.
+    ``unclear``: whether X matters does not say whether X runs or exists. So is a
+    question whether the phrase *is* a named thing or a number (「ブラウザはchrome？」
+    「サーバーは1台？」).
 
     >>> from sadame.lang import analyze
     >>> toks = analyze("電子レンジは関係ない？")
@@ -266,4 +288,6 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
     asked, confirm = _strip_ending(tail)
     asked = _drop_suggestion(asked, ended_with_ka, confirm)
     verb_phrase = end > 0 and tokens[end - 1].pos[0] in ("動詞", "形容詞", "助動詞")
+    if strict and _asks_another_noun(asked):
+        return "unclear"
     return _count(asked, strict, verb_phrase)
