@@ -101,7 +101,7 @@ def test_everyday_natural_questions_meet_the_targets(everyday: PuzzlePack) -> No
 
 
 #: Questions with no content word of any puzzle, in kana: a short reading of a rule word
-#: (蟻 = あり, 市 = し, 木 = き) or a word whose ー is dropped (スキー = すき) must not fire on
+#: (蟻 = あり, 市 = し, 木 = き, 溜め = ため) or a word whose ー is dropped (スキー = すき) must not fire on
 #: the verbs and particles of such a frame.
 _NEUTRAL_FRAMES = (
     "それはしてきた？", "それってありますか？", "それしてる？", "それでした？", "それになった？",
@@ -109,6 +109,7 @@ _NEUTRAL_FRAMES = (
     "それはいますか？", "それはきた？", "それはみた？", "それはめだつ？", "それはひがたった？",
     "それはきにしてる？", "それはいった？", "それはとった？", "それはかった？", "それはでた？",
     "それはあった？", "それしかない？", "それってわけ？", "あるかね？", "そのあと？", "かんじ？",
+    "それのため？", "それでいい？", "それはまだ？", "それもある？",
 )
 
 
