@@ -24,7 +24,7 @@ LAZY_COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "lint": (("_lint",), "Report every use of unicodedata.normalize outside the allowed modules (SDM001)."),
     "llm": (("_judge", "_track", "_llm"), "The optional LLM tier (off unless SADAME_LLM_BASE_URL or a config file sets it)."),
     "normalize": (("_normalize",), "Normalize TEXT (or standard input) with a preset."),
-    "play": (("_judge",), "Play the lateral-thinking puzzles of PACK in the terminal (Japanese UI)."),
+    "play": (("_judge",), "Play the lateral-thinking puzzles of PACKS (default: every bundled pack) in the terminal (Japanese UI)."),
     "quote": (("_quote",), "Verify quotes and ground numbers against their source text."),
     "rules": (("_judge", "_llm"), "Tools for rule-table authors: lint, test, coverage, schema."),
     "serve": (("_web",), "Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."),
