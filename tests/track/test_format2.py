@@ -24,8 +24,14 @@ def test_negated_praise_is_a_problem(text: str) -> None:
     assert is_positive(text, SEED) or "遅れ" in text  # the seed's substring test drops most of them
 
 
+@pytest.mark.parametrize("text", ["前回より良くなっている点は少ない", "ミスが少なくない", "前回の課題がまだ解消されていない"])
+def test_hedged_praise_and_unresolved_problems_are_problems(text: str) -> None:
+    assert not is_positive(text, RS)
+
+
 @pytest.mark.parametrize("text", ["遅れがなくなった", "前回より安定性が向上しています", "踏み込みに問題はない",
-                                  "特に大きな問題は見当たらない"])
+                                  "特に大きな問題は見当たらない", "ミスが少ない",
+                                  "前回の課題だった腕の振りの小ささが解消されている"])
 def test_praise_is_praise(text: str) -> None:
     assert is_positive(text, RS)
 

@@ -79,16 +79,18 @@ def _needs_work_after(tokens: Sequence[Token], index: int) -> bool:
 
 def _hedges_after(tokens: Sequence[Token], index: int) -> int:
     """How many 「…とは言い難い」-style hedges follow ``tokens[index]`` in its clause: a 難い
-    suffix (難い, がたい, にくい) after 言う says "cannot be called", a negation."""
+    suffix (難い, がたい, にくい) after 言う says "cannot be called", and 少ない says "hardly",
+    both negations of praise."""
     count = 0
     for position in range(index + 1, len(tokens)):
         token = tokens[position]
         if token.pos[0] == "補助記号" or (token.pos[0] == "助詞" and token.pos[1] == "接続助詞"
                                          and token.surface in ("が", "けど", "けれど", "けれども")):
             break
-        if (token.pos[0] == "接尾辞" and token.normalized == "難い"
-                and tokens[position - 1].lemma in ("言う", "認める")):
-            count += 1
+        cannot_say = (token.pos[0] == "接尾辞" and token.normalized == "難い"
+                      and tokens[position - 1].lemma in ("言う", "認める"))
+        hardly = token.normalized == "少ない" and token.pos[0] == "形容詞"  # 良くなった点は少ない
+        count += cannot_say or hardly
     return count
 
 

@@ -41,7 +41,7 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*|`|~~)")
 _BRACKETS = str.maketrans("", "", "「」『』“”\"【】")
 # Words after a problem word that say it went away (遅れがなくなった, ミスが減った, 不足が解消した).
 _RESOLVED = frozenset({"なくなる", "無くなる", "解消", "減る", "消える", "収まる", "治る", "改善", "克服", "減少",
-                       "解決", "直る"})
+                       "解決", "直る", "少ない"})
 # Predicates that say a problem is there; negated, they say it is not (問題は見当たらない).
 _PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見える", "目立つ", "残る", "出る", "起きる", "生じる"})
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
@@ -67,7 +67,9 @@ def _predicate_after(tokens: Sequence[Token], index: int) -> int | None:
             return None
         if token.lemma in _RESOLVED or token.normalized in _RESOLVED or token.lemma in _PRESENT:
             return position
-        if token.pos[0] in ("動詞", "形容詞"):
+        nominal = position + 1 < len(tokens) and tokens[position + 1].pos[0] == "接尾辞" and tokens[
+            position + 1].surface in ("さ", "み")  # 小ささ, 弱み: a noun, not the predicate
+        if token.pos[0] in ("動詞", "形容詞") and not nominal:
             return position
     return None
 
