@@ -51,6 +51,7 @@ def test_empty_tail_is_positive() -> None:
         ("ブラウザはchrome？", 1, "unclear"),  # is it a named thing
         ("サーバーは1台？", 1, "unclear"),
         ("電子レンジは関係ある？", 1, "positive"),
+        ("4年に1回しかない？", 6, "positive"),  # the phrase 「4年に1回しか」 owns its ない: only
     ],
 )
 def test_strict_polarity(question: str, phrase_end: int, expected: str) -> None:

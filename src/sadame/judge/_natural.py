@@ -426,6 +426,7 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
 #: Incidental attributes: 「キーボードの色」 asks about the colour, not the keyboard.
 _ATTRIBUTES = frozenset({
     "色", "何色", "色合い", "カラー", "メーカー", "ブランド", "値段", "価格", "柄", "素材", "重さ", "形", "デザイン",
+    "大きさ", "サイズ", "広さ", "高さ", "機種", "型番", "製造元", "産地",
 })
 
 

@@ -186,6 +186,16 @@ def _starts_phrase(previous: Token) -> bool:
     return previous.pos[0] in ("助詞", "接続詞", "感動詞")
 
 
+def _ends_sentence(tokens: Sequence[Token], after: int) -> bool:
+    """The clause runs to the end of its sentence (so a final 「じゃない」 can be a suggestion)."""
+    return after >= len(tokens) or _is_sentence_end(tokens[after])
+
+
+def _without_first_negator(asked: Sequence[Token]) -> list[Token]:
+    index = next((i for i, t in enumerate(asked) if is_negator(t)), None)
+    return list(asked) if index is None else [*asked[:index], *asked[index + 1:]]
+
+
 def _negated_condition(tokens: Sequence[Token], after: int, tail: Sequence[Token]) -> bool:
     """A negated conditional clause: 「〜なければ」「〜ないと」「〜なかったら」."""
     if after >= len(tokens) or not any(is_negator(t) for t in tail):
@@ -311,7 +321,10 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
         return "unclear"  # 「Excelで開かなければ変わらない？」: a condition, not a denial
     ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])
     asked, confirm = _strip_ending(tail)
-    asked = _drop_suggestion(asked, ended_with_ka, confirm)
+    if followup is not None or _ends_sentence(tokens, end + len(tail)):
+        asked = _drop_suggestion(asked, ended_with_ka, confirm)  # not in 「容量じゃなくて…」
+    if end > 0 and tokens[end - 1].surface == "しか":
+        asked = _without_first_negator(asked)  # 「(4年に1回しか)ない」: only, not a negation
     verb_phrase = _ends_in_verb(tokens, end)
     if strict and _asks_another_noun(asked):
         return "unclear"
