@@ -24,7 +24,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from judge import ANSWERS, generate_rules  # the sibling benchmark's generator
-from sadame.judge import load_table
+from sadame.judge import lint_table, load_table
 from sadame.judge._loader import _parse_bytes, _validate, parse_table
 
 SIZES = (1_000, 10_000, 100_000)
@@ -65,6 +65,14 @@ def main(argv: list[str] | None = None) -> int:
             build = _best(lambda d=data: parse_table(d), args.repeat)  # type: ignore[misc]
             print(f"| {size:,} | {kind} | {len(raw) / 1e6:.2f} | {load:.3f} | {parse:.3f} | {schema:.3f} | "
                   f"{schema / load:.0%} | {build - schema:.3f} |")
+    print("\n| `rules lint`: one rule of N words | s | s per 1,000 words |")
+    print("|---:|---:|---:|")
+    for words in (4_000, 16_000, 64_000):
+        rule = {"any": [f"語{i:06d}" for i in range(words)], "not": [f"否{i:05d}" for i in range(words // 100)],
+                "answer": "YES"}
+        table = parse_table({"format": "sadame.rules/1", "name": "lint", "answers": ANSWERS, "rules": [rule]})
+        seconds = _best(lambda t=table: lint_table(t), args.repeat)  # type: ignore[misc]
+        print(f"| {words:,} | {seconds:.3f} | {seconds / words * 1000:.4f} |")
     return 0
 
 
