@@ -55,3 +55,17 @@ def test_bundled_files_read_the_same_with_both_loaders() -> None:
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert yaml.load(text, Loader=_loader._StrictCLoader) == yaml.load(text, Loader=_loader._StrictLoader)
+
+
+def test_schema_errors_in_any_rule_are_still_found_and_worded() -> None:
+    from sadame.judge import parse_table
+
+    rules = [{"id": f"r{i}", "any": [f"語{i}"], "answer": "YES"} for i in range(50)]
+    table = {"format": "sadame.rules/1", "name": "t", "answers": ["YES", "NO"], "rules": rules}
+    assert len(parse_table(table).rules) == 50
+    for broken, field in (({"any": [], "answer": "YES"}, "any"), ({"any": ["x"], "answer": 3}, "answer"),
+                          ({"any": ["x"], "answer": "YES", "extra": 1}, "extra"), ({"any": [True], "answer": "YES"}, "any"),
+                          ({"id": "bad id", "any": ["x"], "answer": "YES"}, "id")):
+        with pytest.raises(TableError) as caught:
+            parse_table({**table, "rules": [*rules[:30], broken, *rules[30:]]})
+        assert "rules[30]" in str(caught.value) or "rules.30" in str(caught.value) or field in str(caught.value)

@@ -52,8 +52,9 @@ __all__ = [
     "table_schema",
 ]
 
-#: Files larger than this are refused before parsing (5 MiB).
-MAX_TABLE_BYTES = 5 * 1024 * 1024
+#: Files larger than this are refused before parsing (32 MiB: a 100,000-rule table with
+#: ids is about 9.4 MB of YAML, see benchmarks/pack_load.py).
+MAX_TABLE_BYTES = 32 * 1024 * 1024
 TABLE_FORMAT = "sadame.rules/1"
 PACK_FORMAT = "sadame.puzzles/1"
 #: Format 2: format 1 plus ``matching`` (natural | seed), ``synonyms``, ``questions``,
@@ -254,6 +255,57 @@ def _get(data: Any, path: Sequence[object]) -> Any:
     return data
 
 
+_RULE_KEYS = frozenset({"id", "any", "not", "answer", "note"})
+_RULE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def _word_ok(word: object) -> bool:
+    return (isinstance(word, str) and word != "") or (isinstance(word, int) and not isinstance(word, bool))
+
+
+def _rule_ok(rule: object) -> bool:
+    """Whether ``rule`` is certainly valid under ``$defs/rule`` (the same in every format).
+
+    A fast, conservative check: True only for what the schema accepts; anything
+    unusual is left to jsonschema.
+    """
+    if not isinstance(rule, dict) or not rule.keys() <= _RULE_KEYS or "any" not in rule or "answer" not in rule:
+        return False
+    rid, any_words, not_words = rule.get("id", "x"), rule["any"], rule.get("not", [])
+    return (
+        isinstance(rid, str) and _RULE_ID.fullmatch(rid) is not None
+        and isinstance(any_words, list) and len(any_words) > 0 and all(map(_word_ok, any_words))
+        and isinstance(not_words, list) and all(map(_word_ok, not_words))
+        and isinstance(rule["answer"], str) and isinstance(rule.get("note", ""), str)
+    )
+
+
+def _skeleton(data: dict[str, Any]) -> dict[str, Any] | None:
+    """``data`` with every rule list cut to its first rule, when all the others are
+    certainly valid (:func:`_rule_ok`); None otherwise.
+
+    jsonschema then checks the skeleton, not 100,000 rules one by one: the rules
+    are where nearly all the time of a validation went. On any doubt the whole
+    document goes to jsonschema, which words the error.
+    """
+    def cut(owner: dict[str, Any]) -> dict[str, Any] | None:
+        rules = owner.get("rules")
+        if not isinstance(rules, list) or len(rules) <= 1:
+            return owner
+        if not all(map(_rule_ok, rules[1:])):
+            return None
+        return {**owner, "rules": rules[:1]}
+
+    top = cut(data)
+    puzzles = data.get("puzzles")
+    if top is None or not isinstance(puzzles, list):
+        return top
+    cut_puzzles = [cut(p) if isinstance(p, dict) else p for p in puzzles]
+    if any(p is None for p in cut_puzzles):
+        return None
+    return {**top, "puzzles": cut_puzzles}
+
+
 def _validate(data: object, file: str | None) -> str:
     if not isinstance(data, dict):
         raise TableError(f"the document must be a mapping, got {type(data).__name__}", file=file)
@@ -262,7 +314,9 @@ def _validate(data: object, file: str | None) -> str:
         raise TableError(
             f"unknown format {fmt!r}: expected one of {', '.join(_SCHEMA_FILES)}", file=file, field="format"
         )
-    errors = sorted(_validator(fmt).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    skeleton = _skeleton(data)
+    errors = sorted(_validator(fmt).iter_errors(skeleton if skeleton is not None else data),
+                    key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""

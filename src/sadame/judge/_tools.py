@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import ahocorasick
+
 from sadame.judge._engine import check_answer, compile_table, judge_by_rules
 from sadame.judge._judge import Judge
 from sadame.judge._lint_natural import hint_leaks, natural_rule_findings, note_leaks
@@ -97,6 +99,32 @@ class LintReport:
         }
 
 
+def _contained(texts: Sequence[str], words: Sequence[str], *, proper: bool) -> list[int | None]:
+    """For each text, the lowest index ``j`` with ``words[j]`` inside it (and, when
+    ``proper``, not equal to it), or None: what ``next(j for j, w in enumerate(words)
+    if w in text)`` gives, in time linear in the input plus the matches (one
+    Aho-Corasick automaton instead of every pair)."""
+    first: dict[str, int] = {}
+    for j, word in enumerate(words):
+        first.setdefault(word, j)
+    empty = first.get("")
+    automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+    for word, j in first.items():
+        if word:
+            automaton.add_word(word, j)
+    if len(automaton):
+        automaton.make_automaton()
+    found: list[int | None] = []
+    for text in texts:
+        hits = {j for _end, j in automaton.iter(text)} if len(automaton) and text else set()
+        if empty is not None and not (proper and text == ""):
+            hits.add(empty)
+        if proper:
+            hits.discard(first.get(text, -1))
+        found.append(min(hits) if hits else None)
+    return found
+
+
 def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding]:
     compiled = compile_table(table)
     natural = table.matching == "natural"
@@ -113,23 +141,20 @@ def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding
                                   f"after normalization ({norm!r})", rule)
                 else:
                     first[norm] = word
-        blocked = {
-            i for i, a in enumerate(rule.any_normalized) if any(n in a for n in rule.not_normalized)
-        }
+        blocked_by = _contained(rule.any_normalized, rule.not_normalized, proper=False)
+        blocked = {i for i, by in enumerate(blocked_by) if by is not None}
         if blocked and len(blocked) == len(rule.any_normalized):
             yield finding("J002", "error", "every any word contains one of the rule's not words "
                           f"({', '.join(rule.not_)}): the rule can never fire", rule)
         else:
             for i in sorted(blocked):
-                by = next(n for n, nn in zip(rule.not_, rule.not_normalized, strict=True)
-                          if nn in rule.any_normalized[i])
+                by = rule.not_[blocked_by[i] or 0]
                 yield finding("J004", "warning", f"any word {rule.any[i]!r} contains not word {by!r}: "
                               "it can only ever occur blocked", rule)
         if natural:
             continue  # substring shadowing (J004 containment, J001) does not hold on token boundaries
         for label, words, norms in (("any", rule.any, rule.any_normalized), ("not", rule.not_, rule.not_normalized)):
-            for i, long in enumerate(norms):
-                inner = next((j for j, short in enumerate(norms) if short != long and short in long), None)
+            for i, inner in enumerate(_contained(norms, norms, proper=True)):
                 if inner is not None and not (label == "any" and i in blocked):
                     yield finding("J004", "warning", f"{label} word {words[i]!r} contains {label} word "
                                   f"{words[inner]!r} of the same rule: it never changes the result", rule)
