@@ -35,7 +35,8 @@ import httpx
 import uvicorn
 
 from sadame.judge import bundled_pack
-from sadame.web import WebSettings, create_app, create_key
+from sadame.web import WebSettings, create_app
+from sadame.web.admin import create_key
 
 SOURCE = ("- **安定性**: 不足している。特に夜間バッチで顕著。\n- **売上**: 1億2000万円（前年比 12%増）\n" * 40)
 OUTPUT = "「安定性: 不足している」「夜間バッチで顕著」「昼間は問題ない」。売上は120,000,000円、前年比15%増。"

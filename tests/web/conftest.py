@@ -22,7 +22,8 @@ import httpx
 import pytest
 import uvicorn
 
-from sadame.web import create_app, create_key
+from sadame.web import create_app
+from sadame.web.admin import create_key
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

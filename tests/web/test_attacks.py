@@ -20,8 +20,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from sadame.web import KeyStore
 from sadame.web._security import SECURITY_HEADERS
+from sadame.web._store import KeyStore
 from sadame.web.deps import COOKIE_NAME
 from tests.web.conftest import LiveServer, serve
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from sadame.cli import cli
 from sadame.db import make_engine
-from sadame.web import KeyStore
+from sadame.web._store import KeyStore
 from tests.web.conftest import _free_port
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from sadame.db import make_engine, upgrade
 from sadame.judge import GameError, GameFinished, GameState, UnknownPuzzle
-from sadame.web import GameService, GameStore
+from sadame.web._game import GameService
+from sadame.web._store import GameStore
 from tests.web.conftest import LiveServer
 
 PACK = Path(__file__).parents[1] / "judge" / "data" / "game.yaml"

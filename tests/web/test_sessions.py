@@ -12,10 +12,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from sadame.db import make_engine, upgrade
-from sadame.web import GameStore, KeyStore, WebSettings
+from sadame.web import WebSettings
 from sadame.web._budget import BudgetExhausted, client_id
 from sadame.web._models import WebBrowserSession, WebClientBudget, WebGameState
 from sadame.web._sessions import SessionStore
+from sadame.web._store import GameStore, KeyStore
 
 SETTINGS = WebSettings(judge_fallback=None)
 

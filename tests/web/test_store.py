@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from sadame.db import make_engine, upgrade
-from sadame.web import GameStore, KeyStore
+from sadame.web._store import GameStore, KeyStore
 
 
 def test_concurrent_moves_are_never_lost(db_url: str) -> None:

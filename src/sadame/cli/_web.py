@@ -25,13 +25,13 @@ __all__ = ["register"]
               help="Seconds an anonymous session lives after its last move (default 30 days).")
 @click.option("--trusted-origin", "trusted_origins", multiple=True,
               help="An origin besides the Host that may post forms (e.g. https://example.org); repeatable.")
-def serve(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
+def serve_command(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
           anonymous_ttl: int | None, trusted_origins: tuple[str, ...]) -> None:
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
     from sadame.db import resolve_url
-    from sadame.web import default_workers, serve_app, settings_from_env
+    from sadame.web import default_workers, serve, settings_from_env
 
     try:
         settings = settings_from_env()
@@ -51,7 +51,7 @@ def serve(host: str, port: int, db_url: str | None, workers: int | None, cookie_
     click.echo("sadame: the tracker API needs a key: sadame web create-key --tenant NAME" +
                (f" --db {db_url}" if db_url else ""))
     try:
-        serve_app(url, host=host, port=port, workers=count, settings=settings)
+        serve(url, host=host, port=port, workers=count, settings=settings)
     except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
         raise click.ClickException(str(exc)) from exc
 
@@ -71,7 +71,7 @@ def web() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
     """Create an API key for a tenant. The key is printed once and stored only hashed."""
-    from sadame.web import TenantNameError, create_key
+    from sadame.web.admin import TenantNameError, create_key
 
     try:
         created = create_key(tenant, db_url)
@@ -89,12 +89,9 @@ def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_keys_command(db_url: str | None, as_json: bool) -> None:
     """List tenants and key prefixes (never the keys)."""
-    from sadame.db import make_engine, upgrade
-    from sadame.web import KeyStore
+    from sadame.web.admin import list_keys
 
-    engine = make_engine(db_url)
-    upgrade(engine)
-    rows = KeyStore(engine).list_keys()
+    rows = list_keys(db_url)
     if as_json:
         echo_json(rows)
         return
@@ -108,13 +105,10 @@ def list_keys_command(db_url: str | None, as_json: bool) -> None:
 @click.option("--db", "db_url", default=None, help="Database URL.")
 def revoke_key_command(prefix: str, db_url: str | None) -> None:
     """Revoke the key(s) with this prefix (as shown by list-keys)."""
-    from sadame.db import make_engine, upgrade
-    from sadame.web import KeyStore
+    from sadame.web.admin import revoke_key
 
-    engine = make_engine(db_url)
-    upgrade(engine)
     try:
-        count = KeyStore(engine).revoke(prefix)
+        count = revoke_key(prefix, db_url)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="PREFIX") from exc
     if count == 0:
@@ -132,7 +126,7 @@ def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_jso
 
     The server also does this by itself, at most once a minute after a move.
     """
-    from sadame.web import purge_sessions
+    from sadame.web.admin import purge_sessions
 
     counts = purge_sessions(db_url, anonymous_ttl)
     if as_json:
@@ -143,5 +137,5 @@ def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_jso
 
 def register(cli: click.Group) -> None:
     """Add ``serve`` and the ``web`` group to the top-level command."""
-    cli.add_command(serve)
+    cli.add_command(serve_command)
     cli.add_command(web)
