@@ -98,6 +98,17 @@ def _summary_line(report: GateReport) -> str:
     return f"{report.gate}: {s.verified}/{s.total} verified ({rate}); {counts or 'nothing checked'}"
 
 
+
+#: ``--source FILE``: the text the quotes are checked against (every quote command takes it).
+_SOURCE = click.option(
+    "--source",
+    "-s",
+    "source_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The source text file (UTF-8).",
+)
+
 @click.group("quote", epilog="Example:\n\n    sadame quote verify --source adr.md '安定性: 不足'")
 def quote_group() -> None:
     """Verify quotes and ground numbers against their source text."""
@@ -110,14 +121,7 @@ def quote_group() -> None:
         "    printf '安定性: 不足\\n存在しない引用\\n' | sadame quote verify -s adr.md - --json"
     ),
 )
-@click.option(
-    "--source",
-    "-s",
-    "source_path",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The source text file (UTF-8).",
-)
+@_SOURCE
 @click.argument("quotes", nargs=-1)
 @click.option("--claim", "-c", "claims", multiple=True, help="A claim whose numbers to ground (repeatable).")
 @click.option(
@@ -206,14 +210,7 @@ def _print_check(result: CheckResult) -> None:
         "    llm-run prompt.txt | sadame quote check -s minutes.md - --json"
     ),
 )
-@click.option(
-    "--source",
-    "-s",
-    "source_path",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The source text file (UTF-8).",
-)
+@_SOURCE
 @click.argument("output_path", metavar="OUTPUT_FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option(
     "--preset", "-p", type=PRESET_NAME, default="quote", show_default=True,
