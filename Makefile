@@ -1,5 +1,5 @@
 # The two Quickstart commands: `make run` and `make test`.
-.PHONY: run test check pytest bench clean
+.PHONY: run test check pytest bench screenshots clean
 
 PY := .venv/bin/python
 HOST ?= 127.0.0.1
@@ -21,6 +21,11 @@ check:
 
 pytest:
 	$(PY) -m pytest
+
+# Refresh the README's screenshots (tests otherwise write them to a temporary directory).
+screenshots:
+	@scripts/bootstrap.sh test
+	SADAME_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -m browser -k sqlite
 
 bench:
 	@scripts/bootstrap.sh test

@@ -41,7 +41,7 @@ from typing import Any
 import ahocorasick
 import yaml
 
-from sadame.judge import RuleTable, judge_by_rules, parse_table
+from sadame.judge import RuleTable, compile_table, judge_by_rules, parse_table
 from sadame.normalize import normalize
 
 __all__ = ["generate_questions", "generate_rules", "main", "naive_loop", "seed_loop"]
@@ -156,7 +156,7 @@ def _memory(rules: list[dict[str, Any]]) -> tuple[float, float, float]:
     tracemalloc.start()
     table = _table(rules)
     after_load = tracemalloc.get_traced_memory()[0]
-    compiled = table.compiled
+    compiled = compile_table(table)
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert compiled is not None

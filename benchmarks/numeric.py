@@ -95,6 +95,7 @@ def _nfkc(text: str) -> str:
         punctuation=PunctuationMode.KEEP,
         punctuation_chars="",
         whitespace=WhitespaceMode.KEEP,
+        equivalences=frozenset(),
     )
     return normalize(text, flags=flags)
 

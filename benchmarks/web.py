@@ -9,14 +9,21 @@ own work. Prints a markdown table; no pass/fail targets (issue 7 sets none).
     .venv/bin/python benchmarks/web.py                 # ~30 s on an idle 2-core machine
     .venv/bin/python benchmarks/web.py --requests 100 --clients 2
     .venv/bin/python benchmarks/web.py --db postgresql+psycopg://me@localhost/bench
+    .venv/bin/python benchmarks/web.py --scaling       # req/s and p99 for 1/4/16 clients x 1/2 workers
+
+``--scaling`` starts ``sadame serve --workers N`` (a real multi-process server) for
+N = 1 and 2 and drives two routes with 1, 4 and 16 client threads.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -72,8 +79,58 @@ def _run(name: str, url: str, count: int, clients: int, make: Callable[[httpx.Cl
         "rps": len(latencies) / wall,
         "p50": statistics.median(latencies) * 1000,
         "p95": latencies[int(len(latencies) * 0.95) - 1] * 1000,
+        "p99": latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000,
         "errors": errors,
     }
+
+
+BIG_SOURCE = SOURCE * 34  # ~100 KB
+
+
+def _start_server(db_url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_LLM")}
+    sadame = str(Path(sys.executable).parent / "sadame")
+    process = subprocess.Popen([sadame, "serve", "--workers", str(workers), "--port", str(port), "--db", db_url],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/", timeout=2).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("sadame serve did not start")
+
+
+def scaling(db_url: str, requests: int) -> None:
+    """req/s and p99 per route for 1, 4, 16 clients with 1 and 2 worker processes."""
+    routes: list[tuple[str, Callable[[httpx.Client, int], httpx.Response]]] = [
+        ("GET /api/puzzles", lambda cl, i: cl.get("/api/puzzles")),
+        ("POST /api/quote/check, 100 KB source (same source)",
+         lambda cl, i: cl.post("/api/quote/check", json={"source": BIG_SOURCE, "output": OUTPUT})),
+    ]
+    results: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for workers in (1, 2):
+        process, url = _start_server(db_url, workers)
+        try:
+            for name, make in routes:
+                for clients in (1, 4, 16):
+                    results[(name, workers, clients)] = _run(name, url, requests, clients, make)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{requests} requests per cell)\n")
+    print("| route | clients | 1 worker req/s | 1 worker p99 ms | 2 workers req/s | 2 workers p99 ms | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, _make in routes:
+        for clients in (1, 4, 16):
+            one, two = results[(name, 1, clients)], results[(name, 2, clients)]
+            print(f"| {name} | {clients} | {one['rps']:.1f} | {one['p99']:.0f} | {two['rps']:.1f} | "
+                  f"{two['p99']:.0f} | {one['errors'] + two['errors']} |")
 
 
 def main() -> None:
@@ -81,7 +138,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300, help="requests per route (default 300)")
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads (default 4)")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--scaling", action="store_true", help="the workers table instead (see above)")
     args = parser.parse_args()
+    if args.scaling:
+        tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
+        scaling(args.db or f"sqlite:///{tmp / 'bench.db'}", args.requests)
+        return
 
     tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
     db_url = args.db or f"sqlite:///{tmp / 'bench.db'}"

@@ -2,7 +2,7 @@
 # Maintainer helper: README.md is assembled from the per-feature sections in docs/readme/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-parts=(_head normalize numeric judge puzzles puzzles-classic quote track llm web lint performance _tail)
+parts=(_head normalize review numeric judge puzzles puzzles-classic quote track llm web lint performance _tail)
 {
   for p in "${parts[@]}"; do
     f="docs/readme/$p.md"

@@ -88,10 +88,11 @@ def test_rules_schema() -> None:
 
 
 def test_play_with_piped_input(data_dir: Path) -> None:
-    code, out = _run("play", str(data_dir / "seed.yaml"), input="1\n大文字？\n/history\n/giveup\n/quit\n")
+    code, out = _run("play", str(data_dir / "seed.yaml"), input="1\n大文字？\n/history\n/giveup\ny\n/quit\n")
     assert code == 0
-    assert "== 記事の例（1問）==" in out and "→ YES（はい）　そこが核心です" in out
-    assert "1. 大文字？ → YES（はい）" in out and "【真相】" in out and "またどうぞ" in out
+    assert "== 記事の例（seed・1問・正解 0）==" in out and "→ はい　そこが核心です" in out
+    assert "1. 大文字？ → はい" in out and "本当にギブアップしますか？" in out
+    assert "【真相】" in out and "またどうぞ" in out
     code, out = _run("play", "faq-routing", input="")
     assert code == 1 and "not a puzzle pack" in out
 

@@ -85,7 +85,8 @@ def test_every_alias_is_caught(module_alias: str, function_alias: str) -> None:
     source = (
         f"import unicodedata as {module_alias}\n"
         f"from unicodedata import normalize as {function_alias}\n"
-        f"print({module_alias}.normalize('NFKC', s))\n"
+        # the argument's name is longer than any generated alias, so an alias can never shadow it
+        f"print({module_alias}.normalize('NFKC', the_text_to_normalize))\n"
     )
     assume(module_alias != function_alias)  # else the second import rebinds the name
     found = check_source(source, "alias.py")

@@ -11,7 +11,7 @@ import pytest
 
 from sadame.llm import EvalSetError, LLMMatcher, OpenAICompatProvider, evaluate_matchers, load_pairs
 from sadame.llm.testing import FakeOpenAIServer, RecordedRequest, Reply
-from sadame.track import default_ruleset, issue_key
+from sadame.track import issue_key, load_ruleset
 from tests.llm.conftest import FAST
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def test_rules_only_never_merges_different_issues() -> None:
 
 def test_known_rule_merges_are_real_merges_of_the_seed_ruleset() -> None:
     """Kept apart and honest: pairs the seed ruleset does merge although they differ."""
-    rs = default_ruleset()
+    rs = load_ruleset("seed-example")
     for pair in load_pairs(KNOWN):
         assert not pair.same
         assert issue_key(pair.a, rs) == issue_key(pair.b, rs), pair.id

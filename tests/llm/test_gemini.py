@@ -14,15 +14,9 @@ from typing import Any
 
 import pytest
 
-from sadame.llm import (
-    GeminiProvider,
-    LLMConfig,
-    LLMHTTPError,
-    LLMUnavailable,
-    RetryPolicy,
-    gemini_request,
-    make_provider,
-)
+from sadame.llm import GeminiProvider, LLMConfig, RetryPolicy, make_provider
+from sadame.llm._errors import LLMHTTPError, LLMUnavailable
+from sadame.llm._gemini import gemini_request
 
 MESSAGES: list[Any] = [
     {"role": "system", "content": "判定だけを返す"},
@@ -103,8 +97,17 @@ def test_rate_limits_are_retried_and_errors_mapped() -> None:
 
 
 def test_a_reply_without_text_is_an_error() -> None:
-    from sadame.llm import LLMResponseError
+    from sadame.llm._errors import LLMResponseError
 
     provider, _ = _provider(None)
     with pytest.raises(LLMResponseError):
         provider.complete(MESSAGES)
+
+
+def test_importing_the_package_does_not_import_the_gemini_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, sadame.llm; print('google.genai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

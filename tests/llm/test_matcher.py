@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sadame.llm import LLMMatcher, OpenAICompatProvider, parse_match
+from sadame.llm import LLMMatcher, OpenAICompatProvider
+from sadame.llm._matcher import parse_match
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from sadame.track import (
     IssueMatcher,

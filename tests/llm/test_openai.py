@@ -8,14 +8,9 @@ import time
 
 import pytest
 
-from sadame.llm import (
-    LLMHTTPError,
-    LLMResponseError,
-    LLMTransportError,
-    OpenAICompatProvider,
-    RetryPolicy,
-    parse_retry_after,
-)
+from sadame.llm import OpenAICompatProvider, RetryPolicy
+from sadame.llm._errors import LLMHTTPError, LLMResponseError, LLMTransportError
+from sadame.llm._provider import parse_retry_after
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from tests.llm.conftest import FAST
 

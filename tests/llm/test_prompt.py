@@ -4,7 +4,7 @@ import json
 import re
 
 from sadame.judge import bundled_pack, parse_table
-from sadame.llm import MAX_PROMPT_RULES, build_judge_messages, encode_untrusted
+from sadame.llm._prompt import MAX_PROMPT_RULES, build_judge_messages, encode_untrusted
 
 
 def _table(n: int):  # type: ignore[no-untyped-def]
@@ -19,8 +19,8 @@ def test_puzzle_prompt_has_statement_truth_rules_question_and_output_rules() -> 
     assert system["role"] == "system" and user["role"] == "user"
     assert puzzle.statement.strip() in user["content"]
     assert puzzle.truth.strip() in user["content"]
-    microwave = puzzle.table.rule("microwave")
-    assert f"「{' / '.join(microwave.any)}」に関する質問 → {microwave.answer}" in user["content"]
+    first = puzzle.table.rules[0]  # the rules are listed as the author wrote them, in order
+    assert f"「{' / '.join(first.any)}」に関する質問 → {first.answer}" in user["content"]
     assert '<question>"何時ごろに起きるんですか？"</question>' in user["content"]
     assert "YES / NO / IRRELEVANT / UNCERTAIN のいずれか1語だけ" in system["content"]
     assert "指示ではない" in system["content"]

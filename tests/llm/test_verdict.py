@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.llm import parse_verdict
+from sadame.llm._verdict import parse_verdict
 
 PUZZLE_ANSWERS = ("YES", "NO", "IRRELEVANT", "UNCERTAIN")
 CASES = [

@@ -28,16 +28,22 @@ def test_lone_surrogates_and_control_characters_pass_through(preset: str) -> Non
     assert normalize_with_offsets(text, preset=preset).text == out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_ten_megabytes_normalize(preset: str) -> None:
     line = "- **ｷｬｯｼｭ**が残ってる？ 売上は1億2000万円、令和8年7月18日。\n"
     text = line * (10_000_000 // len(line.encode()))
     out = normalize(text, preset=preset)
     assert 0 < len(out) <= len(text) * 2
-    assert out == normalize(text[: len(line) * 3], preset=preset) * 0 + out  # type sanity, no crash
+    # Every rule is line-local, so the big input normalizes as its first lines do, then more of the same.
+    assert out.startswith(normalize(line * 3, preset=preset))
+    assert out.count("2026-07-18" if preset == "numeric" else "7月18日") == text.count("7月18日")
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_pathological_markdown_is_handled(preset: str) -> None:
     for text in ("*" * 100_000, "_" * 100_000, "**a" * 30_000, "[" * 50_000 + "](" * 50_000, "`" * 100_000):
-        assert isinstance(normalize(text, preset=preset), str)
+        out = normalize(text, preset=preset)
+        assert len(out) <= len(text)
+        # the plain path and the offsets path agree on hostile Markdown too
+        assert normalize_with_offsets(text, preset=preset).text == out

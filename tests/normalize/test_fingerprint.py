@@ -1,7 +1,7 @@
 """The contract fingerprint is stable, and any change to a preset's output must be deliberate.
 
 If this test fails after you changed normalization behaviour: that is a contract
-change. Bump ``CONTRACT_VERSION`` in ``sadame/normalize/_fingerprint.py``, add a
+change. Bump ``CONTRACT_VERSION`` in ``sadame/normalize/_presets.py``, add a
 CHANGELOG entry saying what changed, and regenerate the golden with
 ``python -m sadame.normalize._fingerprint --write-golden tests/normalize/data/fingerprint.json``.
 """
@@ -55,5 +55,33 @@ def test_cli_contract_prints_the_fingerprint() -> None:
     result = CliRunner().invoke(cli, ["contract", "--json"])
     data = json.loads(result.output)
     assert data["fingerprint"] == fingerprint()
-    assert set(data["presets"]) == {"judge", "decoration", "numeric", "issue"}
+    assert set(data["presets"]) == {"judge", "decoration", "numeric", "issue", "quote"}
     assert data["probe_count"] >= 50
+
+
+def test_previous_version_presets_reproduce_their_released_output() -> None:
+    """``name@nc1`` is the rollback path: it must still print contract version 1's digests."""
+    import hashlib
+
+    from sadame.normalize import PREVIOUS_PRESETS, normalize, probe_corpus
+
+    released = json.loads((Path(__file__).parent / "data" / "fingerprint_nc1.json").read_text(encoding="utf-8"))
+    assert released["contract_version"] == "1"
+    assert sorted(PREVIOUS_PRESETS) == sorted(released["presets"])
+    for name, expected in released["presets"].items():
+        digest = hashlib.sha256()
+        for probe in probe_corpus():
+            digest.update(normalize(probe, preset=f"{name}@nc1").encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        assert digest.hexdigest()[:16] == expected, name
+
+
+def test_unknown_versions_and_names_are_clear_errors() -> None:
+    import pytest
+
+    from sadame.normalize import normalize
+
+    with pytest.raises(ValueError, match="unknown contract version 'nc9'"):
+        normalize("a", preset="judge@nc9")
+    with pytest.raises(ValueError, match="unknown preset 'quote' in contract version nc1"):
+        normalize("a", preset="quote@nc1")

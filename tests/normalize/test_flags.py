@@ -26,6 +26,7 @@ FULL = {
     "punctuation": PunctuationMode.DELETE,
     "punctuation_chars": "・",
     "whitespace": WhitespaceMode.DELETE,
+    "equivalences": frozenset(),
 }
 
 
@@ -41,7 +42,7 @@ def test_flags_are_frozen_and_keyword_only() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         flags.nfkc = False  # type: ignore[misc]
     with pytest.raises(TypeError):
-        NormalizeFlags(True, False, False, True, True, PunctuationMode.KEEP, "", WhitespaceMode.KEEP)  # type: ignore[misc]
+        NormalizeFlags(True, False, False, True, True, PunctuationMode.KEEP, "", WhitespaceMode.KEEP, frozenset())  # type: ignore[misc]
 
 
 def test_flag_types_are_checked() -> None:
@@ -49,6 +50,8 @@ def test_flag_types_are_checked() -> None:
         NormalizeFlags(**{**FULL, "nfkc": 1})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="whitespace"):
         NormalizeFlags(**{**FULL, "whitespace": "delete"})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="equivalences"):
+        NormalizeFlags(**{**FULL, "equivalences": {"comma"}})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="punctuation_chars"):
         NormalizeFlags(**{**FULL, "punctuation_chars": ""})  # type: ignore[arg-type]
 
@@ -65,7 +68,7 @@ def test_preset_or_flags_required_and_exclusive() -> None:
 
 def test_steps_run_in_the_documented_order() -> None:
     assert STEP_NAMES == (
-        "nfkc", "markdown_strip", "numeric", "casefold", "kana", "punctuation", "whitespace",
+        "nfkc", "markdown_strip", "numeric", "casefold", "kana", "punctuation", "equivalences", "whitespace",
     )
 
 

@@ -13,7 +13,8 @@ from sadame.normalize import PRESETS, normalize, normalize_with_offsets
 # Alphabet rich in what the steps touch: markdown, kana, compatibility forms, whitespace.
 ALPHABET = st.sampled_from(
     [*"*_`~[]()#>-+.1 \n\t　ｶﾞｷﾞﾊﾟアイウカキャッシュあいう漢字、。・/，．！？「」ＡＢＣabcΣσİß①㈱ﬃ",
-     "\u0301", "\u3099", "\ufeff", "\u0085", "\u2028", "\u00a0", "ヷ", "ー", "e", "1", "万", "億", "円", "割"]
+     "\u0301", "\u3099", "\ufeff", "\u0085", "\u2028", "\u00a0", "ヷ", "ー", "e", "1", "万", "億", "円", "割",
+     ":", "：", ",", '"', "“", "”", "『", "』", "\u3000", " "]
 )
 TEXTS = st.lists(ALPHABET, max_size=40).map("".join) | st.text(max_size=30)
 

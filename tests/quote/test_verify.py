@@ -179,6 +179,7 @@ def test_to_dict_is_json_and_complete() -> None:
         "span",
         "spans",
         "occurrences",
+        "truncated",
         "ambiguous",
         "parts",
         "score",

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sadame.track import Tracker, TrackerConfig
+from sadame.track import Tracker, TrackerConfig, load_ruleset
+
+#: The lifecycle tests are written against the seed's keys.
+SEED = load_ruleset("seed-example")
 
 
 def tracker(db_url: str, **kwargs: Any) -> Tracker:
+    """A tracker on the seed's ruleset unless the test gives one."""
     config = kwargs.pop("config", None) or TrackerConfig()
+    kwargs.setdefault("ruleset", SEED)
     return Tracker(db_url, config=config, **kwargs)
 
 

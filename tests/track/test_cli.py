@@ -47,7 +47,7 @@ def test_cli_round_trip(db_url: str, tmp_path: Path) -> None:
     assert len(json.loads(run(db_url, "unmerge", att, "--user", "u1", "--json"))) == 2
     plan = run(db_url, "migrate", "--ruleset", V2)
     assert "dry run" in plan and "1 merge(s)" in plan
-    assert json.loads(run(db_url, "migrate", "--ruleset", V2, "--apply", "--json"))["applied"] is True
+    assert json.loads(run(db_url, "migrate", "--ruleset", V2, "--apply", "--json"))["applied"] is True  # no split
     lines = run(db_url, "export").splitlines()
     rows = [json.loads(line) for line in lines]
     assert {r["type"] for r in rows} >= {"ruleset", "session", "issue", "detection", "event", "key"}
@@ -71,3 +71,28 @@ def test_every_track_command_has_an_example() -> None:
         if name == "eval-matcher":  # owned by the LLM feature
             continue
         assert command.epilog and "Example:" in command.epilog, name
+
+
+def test_cli_delete_user_import_and_similar(db_url: str, tmp_path: Path) -> None:
+    findings = json.dumps(["フォームが乱れる", "フォームの乱れが大きい", "集中が切れる"], ensure_ascii=False)
+    run(db_url, "ingest", "--user", "u1", "--session", "s1", "-", input=findings)
+    listed = json.loads(run(db_url, "list", "--user", "u1", "--json"))
+    first = next(v["issue_id"] for v in listed if v["title"] == "フォームが乱れる")
+    similar = json.loads(run(db_url, "similar", first[:12], "--user", "u1", "--json"))
+    assert similar[0]["title"] == "フォームの乱れが大きい" and 0 < similar[0]["score"] <= 1
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(run(db_url, "export"), encoding="utf-8")
+    assert json.loads(run(db_url, "delete-user", "--user", "u1", "--yes", "--json"))["issues"] == 3
+    assert run(db_url, "users").strip() == ""
+    assert json.loads(run(db_url, "import", str(backup), "--json"))["issue"] == 3
+    assert json.loads(run(db_url, "list", "--user", "u1", "--json")) == listed
+
+
+def test_cli_migrate_refuses_splits_without_allow_splits(db_url: str) -> None:
+    run(db_url, "ingest", "--user", "u1", "--session", "s1", "--ruleset", "seed-example", "-",
+        input=json.dumps(["踏み込みが弱い", "握力が弱い"], ensure_ascii=False))
+    assert "1 split(s)" in run(db_url, "migrate", "--ruleset", "coaching-ja")
+    assert "--allow-splits" in run(db_url, "migrate", "--ruleset", "coaching-ja", "--apply", ok=False)
+    assert "applied" in run(db_url, "migrate", "--ruleset", "coaching-ja", "--apply", "--allow-splits")
+    keys = {i["key"] for i in json.loads(run(db_url, "list", "--user", "u1", "--json"))}
+    assert keys == {"insufficient_control@踏み込み", "insufficient_control@握力"}

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from sadame.track import (
     RulesetError,
-    default_ruleset,
     is_positive,
     issue_id,
     issue_key,
@@ -24,6 +23,7 @@ from sadame.track import (
     parse_ruleset,
     strip_label,
 )
+from tests.track._helpers import SEED
 
 DATA = Path(__file__).parent / "data"
 SEED_JS = Path(__file__).parent / "js" / "seed_issue.mjs"
@@ -36,12 +36,12 @@ def _seed() -> dict[str, list[dict[str, object]]]:
 
 @pytest.mark.parametrize("case", _seed()["cases"], ids=lambda c: str(c["text"]))
 def test_seed_table_keys(case: dict[str, str]) -> None:
-    assert issue_key(case["text"], default_ruleset()) == case["key"]
+    assert issue_key(case["text"], SEED) == case["key"]
 
 
 @pytest.mark.parametrize("case", _seed()["positive"], ids=lambda c: str(c["text"]))
 def test_seed_praise_is_positive(case: dict[str, object]) -> None:
-    assert is_positive(str(case["text"]), default_ruleset()) is case["positive"]
+    assert is_positive(str(case["text"]), SEED) is case["positive"]
 
 
 def _corpus() -> list[str]:
@@ -80,7 +80,7 @@ def test_keys_ids_and_tokens_equal_the_seed_typescript_under_node() -> None:
     texts = _corpus()
     assert len(texts) >= 500
     expected = _run_seed_js(texts)
-    rs = default_ruleset()
+    rs = SEED
     mismatches = []
     for text, exp in zip(texts, expected, strict=True):
         key = issue_key(text, rs)
@@ -96,7 +96,7 @@ def test_praise_filter_equals_the_seed_on_normalization_stable_texts() -> None:
     # compare on texts whose words are not changed by normalization (no half-width kana etc.).
     texts = [t for t in _corpus() if "ﾊﾞ" not in t and "ｱ" not in t and "Ｂ" not in t]
     expected = _run_seed_js(texts)
-    rs = default_ruleset()
+    rs = SEED
     diffs = [t for t, e in zip(texts, expected, strict=True) if is_positive(t, rs) is not e["positive"]]
     assert not diffs, diffs[:5]
 
@@ -111,7 +111,7 @@ def test_issue_id_is_40_hex_and_stable() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=40))
 def test_a_label_never_changes_the_key(text: str) -> None:
-    rs = default_ruleset()
+    rs = SEED
     key = issue_key(text, rs)
     assert issue_key(text, rs) == key  # deterministic
     if normalize_issue_text(text, rs) and strip_label(text, rs) == text:
@@ -120,12 +120,12 @@ def test_a_label_never_changes_the_key(text: str) -> None:
 
 
 def test_token_order_does_not_matter() -> None:
-    rs = default_ruleset()
+    rs = SEED
     assert issue_key("安定性が不足している", rs) == issue_key("不足しているのは安定性です", rs)
 
 
 def test_version_is_a_digest_of_content(tmp_path: Path) -> None:
-    rs = default_ruleset()
+    rs = SEED
     assert len(rs.version) == 64
     again = parse_ruleset(rs.to_dict())
     assert again.version == rs.version
@@ -138,7 +138,7 @@ def test_version_is_a_digest_of_content(tmp_path: Path) -> None:
 
 
 def test_regex_patterns_run_on_re2() -> None:
-    data = default_ruleset().to_dict()
+    data = SEED.to_dict()
     data["patterns"].append({"token": "speed_issue", "words": [], "regex": "速(さ|度)"})
     rs = parse_ruleset(data)
     assert issue_key("速度が出ない", rs) == "speed_issue"
@@ -159,7 +159,7 @@ def test_regex_patterns_run_on_re2() -> None:
     ],
 )
 def test_bad_rulesets_are_clear_errors(mutate: object, message: str) -> None:
-    data = default_ruleset().to_dict()
+    data = SEED.to_dict()
     mutate(data)  # type: ignore[operator]
     with pytest.raises(RulesetError, match=message):
         parse_ruleset(data)
@@ -171,3 +171,10 @@ def test_missing_ruleset_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_text("a: [", encoding="utf-8")
     with pytest.raises(RulesetError, match="YAML"):
         load_ruleset(tmp_path / "bad.yaml")
+
+
+def test_the_default_is_format_2_and_seed_example_stays_format_1() -> None:
+    from sadame.track import default_ruleset
+
+    assert (default_ruleset().name, default_ruleset().format_version) == ("coaching-ja", 2)
+    assert SEED.format_version == 1 and SEED.to_dict()["format"] == "sadame.track-ruleset/1"

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from sadame.track import MergeError, Tracker, TrackerConfig, issue_id, load_ruleset, rebuild
+from sadame.track import (
+    MergeError,
+    MigrationNeedsReview,
+    Tracker,
+    TrackerConfig,
+    issue_id,
+    load_ruleset,
+    rebuild,
+)
 from tests.track._helpers import snapshot, tracker
 
 V2 = Path(__file__).parent / "data" / "ruleset-v2.yaml"
@@ -45,7 +53,7 @@ def test_detections_through_an_alias_go_back_on_unmerge(db_url: str) -> None:
     target, source = issue_id("attention_issue"), issue_id("気が散る")
     t.merge("u", target, [source])
     r = t.ingest("u", "s2", ["気が散る"], at=at(2))
-    assert (r.remaining[0]["issue_id"], r.remaining[0]["tier"]) == (target, "alias")
+    assert (r.remaining[0].issue_id, r.remaining[0].tier) == (target, "alias")
     t.unmerge("u", source)
     views = {v.issue_id: v for v in t.list_issues("u")}
     assert views[source].occurrence_count == 2 and views[target].occurrence_count == 1
@@ -86,7 +94,9 @@ def test_migrate_dry_run_shows_merges_and_splits_and_changes_nothing(db_url: str
 def test_migrate_apply_keeps_aliases_and_carries_ignored(db_url: str) -> None:
     t = tracker(db_url, config=WIDE)
     _history(t)
-    t.migrate(load_ruleset(V2), apply=True)
+    with pytest.raises(MigrationNeedsReview, match="splits 1 issue"):
+        t.migrate(load_ruleset(V2), apply=True)
+    t.migrate(load_ruleset(V2), apply=True, allow_splits=True)
     views = {v.key: v for v in t.list_issues("u")}
     assert set(views) == {"stability_issue", "balance_issue", "attention_issue"}
     assert views["attention_issue"].issue_id == issue_id("気が散る")  # ids are stable
@@ -99,8 +109,29 @@ def test_migrate_apply_keeps_aliases_and_carries_ignored(db_url: str) -> None:
     t2 = Tracker(db_url, config=WIDE)
     assert t2.ruleset.version == load_ruleset(V2).version
     r = t2.ingest("u", "s3", ["集中が切れる", "バランスが崩れている"], at=at(3))
-    assert [e["issue_id"] for e in r.ignored] == [issue_id("気が散る")]
-    assert [e["key"] for e in r.remaining] == ["balance_issue"] and r.new == []
+    assert [e.issue_id for e in r.ignored] == [issue_id("気が散る")]
+    assert [e.key for e in r.remaining] == ["balance_issue"] and r.new == []
     for view in t2.list_issues("u", include_merged=True):
         assert rebuild([e.to_dict() for e in t2.show("u", view.issue_id).events]) == view.status
     assert t2.migrate(load_ruleset(V2))["summary"] == {"merges": 0, "splits": 0, "rekeys": 0}
+
+
+def test_migrating_from_the_seed_to_the_format_2_default_carries_issues(db_url: str) -> None:
+    t = tracker(db_url, config=WIDE)
+    t.ingest("u", "s1", ["踏み込みが弱い", "握力が弱い", "集中が切れる"], at=at(1))
+    t.ingest("u", "s2", ["踏み込みが弱い"], at=at(2))
+    t.ignore("u", issue_id("attention_issue"))
+    before = {v.issue_id: v.status for v in t.list_issues("u")}
+    plan = t.migrate(load_ruleset("coaching-ja"))
+    assert not plan["applied"] and plan["summary"]["splits"] == 1  # 弱い: one issue, two subjects
+    assert {v.issue_id: v.status for v in t.list_issues("u")} == before  # a dry run changes nothing
+    t.migrate(load_ruleset("coaching-ja"), apply=True, allow_splits=True)
+    views = {v.key: v for v in t.list_issues("u")}
+    assert set(views) == {"insufficient_control@踏み込み", "insufficient_control@握力", "attention_issue"}
+    assert views["attention_issue"].status == "ignored" and views["attention_issue"].issue_id in before
+    assert views["insufficient_control@踏み込み"].status == "open"
+    assert views["insufficient_control@踏み込み"].occurrence_count == 2
+    r = t.ingest("u", "s3", ["握力の弱さ", "踏み込みが弱い"], at=at(3))
+    assert [e.tier for e in r.remaining] == ["exact", "exact"] and r.new == []
+    reloaded = Tracker(db_url, config=WIDE)
+    assert reloaded.ruleset.name == "coaching-ja"

@@ -8,18 +8,20 @@ import itertools
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sadame.track import (
+    SessionConflict,
     Tracker,
     TrackerConfig,
-    default_ruleset,
     is_positive,
     issue_key,
     normalize_issue_text,
     rebuild,
 )
+from tests.track._helpers import SEED
 from tests.track._workers import TEXTS
 
 _TENANTS = itertools.count()
@@ -37,13 +39,15 @@ history = st.lists(
 @given(history, st.integers(1, 3), st.integers(0, 2))
 def test_invariants_hold_for_any_history(db_url: str, sessions: list, n_miss: int, k_new: int) -> None:
     config = TrackerConfig(miss_sessions_to_resolve=n_miss, max_new_per_session=k_new)
-    t = Tracker(db_url, tenant=f"prop{next(_TENANTS)}", config=config)
-    rs = default_ruleset()
+    t = Tracker(db_url, tenant=f"prop{next(_TENANTS)}", config=config, ruleset=SEED)
+    rs = SEED
     expected: Counter[str] = Counter()
     for n, (insights, action, repeat) in enumerate(sessions):
         report = t.ingest("u", f"s{n}", insights, at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n))
         if repeat:
-            assert t.ingest("u", f"s{n}", []).to_dict() == {**report.to_dict(), "replayed": True}
+            assert t.ingest("u", f"s{n}", insights).to_dict() == {**report.to_dict(), "replayed": True}
+            with pytest.raises(SessionConflict):
+                t.ingest("u", f"s{n}", [*insights, "別の指摘"])
         texts = [i if isinstance(i, str) else i["text"] for i in insights]
         expected.update({issue_key(x, rs) for x in texts if normalize_issue_text(x, rs) and not is_positive(x, rs)})
         assert len(report.new) <= k_new

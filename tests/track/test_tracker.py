@@ -21,7 +21,7 @@ from sadame.track import (
     issue_id,
     rebuild,
 )
-from sadame.track import _tracker as tracker_module
+from sadame.track import _transaction as tracker_module
 from tests.track._helpers import tracker
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -45,13 +45,13 @@ def test_the_seed_progress_comparison(db_url: str) -> None:
     t = tracker(db_url)
     r1 = t.ingest("u", "s1", ["改善ポイント：安定性が不足している", "動作後のリカバリーが遅い",
                               "前回より安定性が向上しています"], at=at(1))
-    assert [e["key"] for e in r1.new] == ["insufficient_control::stability_issue"]
-    assert [e["key"] for e in r1.deferred] == ["timing_delay"]  # K = 1: kept, not shown
-    assert [(e["reason"], e["text"]) for e in r1.filtered] == [("positive", "前回より安定性が向上しています")]
+    assert [e.key for e in r1.new] == ["insufficient_control::stability_issue"]
+    assert [e.key for e in r1.deferred] == ["timing_delay"]  # K = 1: kept, not shown
+    assert [(e.reason, e.text) for e in r1.filtered] == [("positive", "前回より安定性が向上しています")]
     r2 = t.ingest("u", "s2", ["不足しているのは安定性です", "集中が切れる"], at=at(2))
-    assert [e["tier"] for e in r2.remaining] == ["exact"]
-    assert [e["key"] for e in r2.new] == ["attention_issue"]
-    assert [e["key"] for e in r2.improvements] == ["timing_delay"]  # previous finding not seen now
+    assert [e.tier for e in r2.remaining] == ["exact"]
+    assert [e.key for e in r2.new] == ["attention_issue"]
+    assert r2.improvements == []  # the deferred timing finding was never shown: not an "improvement"
     titles = statuses(t)
     assert titles["改善ポイント：安定性が不足している"[7:]] == "open"  # title without the label
     assert titles["動作後のリカバリーが遅い"] == "candidate"
@@ -72,7 +72,7 @@ def test_ingest_is_idempotent_per_session(db_url: str) -> None:
     t = tracker(db_url)
     first = t.ingest("u", "s1", ["安定性が不足している", "集中が切れる"], at=at(1))
     before = list(t.export())
-    again = t.ingest("u", "s1", ["まったく別の内容"], at=at(5))
+    again = t.ingest("u", "s1", ["安定性が不足している", "集中が切れる"], at=at(5))
     assert again.replayed and not first.replayed
     assert {**again.to_dict(), "replayed": False} == first.to_dict()
     assert list(t.export()) == before
@@ -90,10 +90,10 @@ def test_lifecycle_through_ingest(db_url: str) -> None:
     t.ingest("u", "s3", ["安定性が不足している"], at=at(3))
     r4 = t.ingest("u", "s4", ["安定性が不足している"], at=at(4))  # timing missed s2, s3 -> resolved at s3
     assert statuses(t)["タイミングが遅い"] == "resolved"
-    assert [tr["event"] for tr in r4.transitions] == ["expire"]  # 見落とし: candidate unseen for 3 sessions
+    assert [tr.event for tr in r4.transitions] == ["expire"]  # 見落とし: candidate unseen for 3 sessions
     assert statuses(t)["見落としがある"] == "expired"
     r5 = t.ingest("u", "s5", ["タイミングが遅い"], at=at(5))
-    assert [e["key"] for e in r5.regressions] == ["timing_delay"]
+    assert [e.key for e in r5.regressions] == ["timing_delay"]
     assert statuses(t)["タイミングが遅い"] == "open"
     assert t.timeline("u")[-1] == {"session_id": "s5", "at": at(5).isoformat(timespec="microseconds"),
                                    "new": 0, "open": 2, "resolved": 0, "regressions": 1}
@@ -103,12 +103,12 @@ def test_lifecycle_through_ingest(db_url: str) -> None:
 def test_ignored_is_sticky_and_detections_are_still_recorded(db_url: str) -> None:
     t = tracker(db_url)
     r = t.ingest("u", "s1", ["安定性が不足している"], at=at(1))
-    iid = r.new[0]["issue_id"]
+    iid = r.new[0].issue_id
     view = t.ignore("u", iid, actor="alice", reason="わかっている")
     assert view.status == "ignored"
     for n in range(2, 6):
         r = t.ingest("u", f"s{n}", [{"text": "安定性が不足している", "confidence": 1.0}], at=at(n))
-        assert [e["issue_id"] for e in r.ignored] == [iid] and not r.remaining
+        assert [e.issue_id for e in r.ignored] == [iid] and not r.remaining
     detail = t.show("u", iid)
     assert detail.issue.status == "ignored" and detail.issue.occurrence_count == 5
     assert len(detail.detections) == 5
@@ -137,8 +137,8 @@ def test_users_and_tenants_are_isolated(db_url: str) -> None:
     ra = a.ingest("u", "s1", ["安定性が不足している"], at=at(1))
     a.ingest("v", "s1", ["集中が切れる"], at=at(1))
     rb = b.ingest("u", "s1", ["安定性が不足している"], at=at(1))
-    assert not rb.replayed and rb.new[0]["status"] == "candidate"
-    assert ra.new[0]["issue_id"] == rb.new[0]["issue_id"]  # same key, same id, separate issues
+    assert not rb.replayed and rb.new[0].status == "candidate"
+    assert ra.new[0].issue_id == rb.new[0].issue_id  # same key, same id, separate issues
     a.ingest("u", "s2", ["安定性が不足している"], at=at(2))
     assert [v.status for v in a.list_issues("u")] == ["open"]
     assert [v.status for v in b.list_issues("u")] == ["candidate"]
@@ -154,10 +154,10 @@ def test_semantic_matcher_links_only_above_threshold(db_url: str) -> None:
     t = tracker(db_url, matcher=matcher)
     r1 = t.ingest("u", "s1", ["操作の開始が遅い"], at=at(1))
     r2 = t.ingest("u", "s2", ["最初の反応に時間がかかっている", "動き出しがもたつく"], at=at(2))
-    assert r2.remaining[0]["issue_id"] == r1.new[0]["issue_id"]
-    assert (r2.remaining[0]["tier"], r2.remaining[0]["link_confidence"]) == ("semantic", 0.85)
-    assert r2.new[0]["tier"] == "new"  # 0.5 < 0.78: a new issue
-    dets = t.show("u", r1.new[0]["issue_id"]).detections
+    assert r2.remaining[0].issue_id == r1.new[0].issue_id
+    assert (r2.remaining[0].tier, r2.remaining[0].link_confidence) == ("semantic", 0.85)
+    assert r2.new[0].tier == "new"  # 0.5 < 0.78: a new issue
+    dets = t.show("u", r1.new[0].issue_id).detections
     assert [(d.tier, d.link_confidence) for d in dets] == [("new", None), ("semantic", 0.85)]
 
 
@@ -183,7 +183,7 @@ def test_matcher_failure_means_new_issue_never_a_failed_ingest(db_url: str, matc
     t = tracker(db_url, matcher=matcher, config=TrackerConfig(matcher_timeout=0.2))
     t.ingest("u", "s1", ["操作の開始が遅い"], at=at(1))
     r = t.ingest("u", "s2", ["最初の反応に時間がかかっている"], at=at(2))
-    assert r.new[0]["tier"] == "new"
+    assert r.new[0].tier == "new"
     assert any(warning in w for w in r.warnings)
 
 
@@ -194,9 +194,9 @@ def test_confident_improvement_resolves(db_url: str) -> None:
     r1 = t.ingest("u", "s1", ["安定性が不足している", "タイミングが遅い"], at=at(1))
     r2 = t.ingest("u", "s2", [{"text": "体幹が安定してきた", "kind": "improvement"},
                               {"text": "リズムが整った", "kind": "improvement"}], at=at(2))
-    resolved = [e for e in r2.improvements if e.get("source") == "improvement" and e["issue_id"]]
-    assert [e["issue_id"] for e in resolved] == [r1.new[0]["issue_id"]]
-    assert [tr["event"] for tr in r2.transitions] == ["improve"]
+    resolved = [e for e in r2.improvements if e.source == "improvement" and e.issue_id]
+    assert [e.issue_id for e in resolved] == [r1.new[0].issue_id]
+    assert [tr.event for tr in r2.transitions] == ["improve"]
     assert statuses(t) == {"安定性が不足している": "resolved", "タイミングが遅い": "candidate"}
 
 
@@ -218,7 +218,7 @@ def test_bad_input_is_a_clear_error_and_writes_nothing(db_url: str, insights: ob
 def test_empty_texts_are_filtered_not_issues(db_url: str) -> None:
     t = tracker(db_url)
     r = t.ingest("u", "s1", ["", "課題：", "、。"], at=at(1))
-    assert [e["reason"] for e in r.filtered] == ["empty", "empty", "empty"]
+    assert [e.reason for e in r.filtered] == ["empty", "empty", "empty"]
     assert t.list_issues("u") == []
 
 
@@ -226,13 +226,13 @@ def test_a_crash_mid_session_leaves_nothing(db_url: str, monkeypatch: pytest.Mon
     t = tracker(db_url, config=TrackerConfig(retries=1))
     t.ingest("u", "s1", ["安定性が不足している"], at=at(1))
     before = list(t.export())
-    original = tracker_module._Tx.flush
+    original = tracker_module.Transaction.flush
 
-    def flush_then_crash(self: tracker_module._Tx) -> None:
+    def flush_then_crash(self: tracker_module.Transaction) -> None:
         original(self)
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(tracker_module._Tx, "flush", flush_then_crash)
+    monkeypatch.setattr(tracker_module.Transaction, "flush", flush_then_crash)
     with pytest.raises(RuntimeError, match="power cut"):
         t.ingest("u", "s2", ["安定性が不足している", "集中が切れる"], at=at(2))
     monkeypatch.undo()
@@ -255,9 +255,9 @@ def test_history_cost_does_not_grow(db_url: str) -> None:
     t.ingest("u", "s0", [f"古い課題{n}" for n in range(50)], at=at(0))
     t.ingest("u", "s1", ["安定性が不足している"], at=at(1))
     r = t.ingest("u", "s2", ["安定性が不足している"], at=at(2))
-    assert not any(tr["event"] == "expire" for tr in r.transitions)
+    assert not any(tr.event == "expire" for tr in r.transitions)
     r = t.ingest("u", "s3", ["安定性が不足している"], at=at(3))
-    assert sum(tr["event"] == "expire" for tr in r.transitions) == 50
+    assert sum(tr.event == "expire" for tr in r.transitions) == 50
     r = t.ingest("u", "s4", ["安定性が不足している"], at=at(4))
     assert r.transitions == []
 
@@ -270,7 +270,7 @@ def test_first_ingest_pins_the_ruleset_for_the_tenant(db_url: str) -> None:
     v2 = load_ruleset(Path(__file__).parent / "data" / "ruleset-v2.yaml")
     tracker(db_url, ruleset=v2, tenant="pinned").ingest("u", "s1", ["バランスが崩れている"], at=at(1))
     assert Tracker(db_url, tenant="pinned").ruleset.version == v2.version
-    assert Tracker(db_url, tenant="other").ruleset.name == "seed-example"
+    assert Tracker(db_url, tenant="other").ruleset.name == "coaching-ja"  # the bundled default
 
 
 def test_public_names_are_exported() -> None:

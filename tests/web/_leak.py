@@ -47,3 +47,15 @@ def leaks(bodies: list[str], truth_lines: list[str], words: list[str]) -> list[s
         found.extend(f"truth: {line}" for line in truth_lines if line in body)
         found.extend(f"rule word: {word}" for word in words if word in body)
     return sorted(set(found))
+
+
+def listed_text() -> list[str]:
+    """What the puzzle list shows by design for every bundled pack: pack titles and
+    descriptions, puzzle titles (rule words inside them prove nothing)."""
+    from sadame.judge import bundled_names, bundled_pack
+
+    shown: list[str] = []
+    for name in bundled_names():
+        pack = bundled_pack(name)
+        shown += [pack.title, pack.description or "", *(p.title for p in pack.puzzles.values())]
+    return shown

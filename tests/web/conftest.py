@@ -8,11 +8,14 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -98,3 +101,12 @@ def page(browser: Any) -> Iterator[Any]:
         yield context.new_page()
     finally:
         context.close()
+
+
+def screenshot_dir() -> Path:
+    """Where browser tests save screenshots: a temporary directory, so that a test run never
+    rewrites tracked files; ``make screenshots`` points it at docs/screenshots."""
+    configured = os.environ.get("SADAME_SCREENSHOT_DIR")
+    if configured:
+        return Path(configured)
+    return Path(tempfile.gettempdir()) / "sadame-screenshots"

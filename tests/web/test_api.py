@@ -14,7 +14,7 @@ from sadame.db import make_engine
 from sadame.judge import bundled_pack
 from sadame.normalize import normalize
 from sadame.web import create_app
-from tests.web._leak import leaks, raw_puzzle, secrets_of
+from tests.web._leak import leaks, listed_text, raw_puzzle, secrets_of
 from tests.web.conftest import LiveServer, serve
 
 DATA = Path(__file__).parent / "data"
@@ -89,7 +89,7 @@ def test_puzzle_api_keeps_history_per_cookie_and_hides_the_truth(live_server: Li
             assert player.cookies.get("sadame_session"), "the first move issues a session cookie"
             bodies.append(response.text)
             assert response.json()["verdict"] == example.expect
-            assert set(response.json()) == {"question", "verdict", "note", "source"}
+            assert set(response.json()) == {"question", "verdict", "label", "note", "source"}
         view = player.get(base)
         bodies.append(view.text)
         assert [h["question"] for h in view.json()["history"]] == [e.q for e in examples]
@@ -99,7 +99,7 @@ def test_puzzle_api_keeps_history_per_cookie_and_hides_the_truth(live_server: Li
         assert missing.status_code == 409 and missing.json()["message"] == "質問が空です"
 
         raw = raw_puzzle(puzzle.id)
-        visible = "\n".join([puzzle.statement, *(p.title for p in pack.puzzles.values()), *(e.q for e in examples),
+        visible = "\n".join([puzzle.statement, *listed_text(), *(e.q for e in examples),
                              *(str(r.get("note", "")) for r in raw["rules"])])
         truth_lines, words = secrets_of(puzzle.id, visible)
         assert leaks(bodies, truth_lines, words) == []
@@ -146,9 +146,13 @@ def test_tracker_api_needs_a_key_and_isolates_tenants(live_server: LiveServer) -
             r = client.post("/api/track/ingest", headers=_auth(acme),
                             json={"user_id": user, "session_id": session["session_id"], "insights": session["insights"]})
             assert r.status_code == 200, r.text
+        first = scenario["sessions"][0]
         again = client.post("/api/track/ingest", headers=_auth(acme), json={
-            "user_id": user, "session_id": "s1", "insights": ["まったく別の内容"]})
+            "user_id": user, "session_id": first["session_id"], "insights": first["insights"]})
         assert again.json()["replayed"] is True
+        conflict = client.post("/api/track/ingest", headers=_auth(acme), json={
+            "user_id": user, "session_id": first["session_id"], "insights": ["まったく別の内容"]})
+        assert conflict.status_code == 409 and "different findings" in conflict.json()["message"]
         issues = client.get(f"/api/track/users/{user}/issues", headers=_auth(acme)).json()
         assert {i["title"] for i in issues} >= {scenario["regressed_title"]}
         target = next(i for i in issues if i["title"] == scenario["regressed_title"])
@@ -178,6 +182,31 @@ def test_tracker_api_needs_a_key_and_isolates_tenants(live_server: LiveServer) -
         bad = client.post("/api/track/ingest", headers=_auth(acme),
                           json={"user_id": user, "session_id": "s9", "insights": [{"text": "x", "kind": "praise"}]})
         assert bad.status_code == 400 and "kind" in bad.json()["message"]
+
+
+def test_tracker_api_similar_merge_unmerge_and_delete_user_record_the_actor(live_server: LiveServer) -> None:
+    acme = live_server.key("acme")
+    with live_server.client(headers=_auth(acme)) as client:
+        r = client.post("/api/track/ingest", json={"user_id": "sato", "session_id": "s1", "insights": [
+            "フォームが崩れる", "フォームの崩れが目立つ", "呼吸が浅い"]})
+        ids = {e["text"]: e["issue_id"] for e in r.json()["new"] + r.json()["deferred"]}
+        form = ids["フォームが崩れる"]
+        similar = client.get(f"/api/track/users/sato/issues/{form[:12]}/similar", params={"limit": 2}).json()
+        assert similar[0]["issue_id"] == ids["フォームの崩れが目立つ"] and 0 < similar[0]["score"] <= 1
+        assert client.get(f"/api/track/users/sato/issues/{form}/similar", params={"limit": 0}).status_code == 422
+        merged = client.post("/api/track/users/sato/merge",
+                             json={"target_id": form, "source_ids": [ids["フォームの崩れが目立つ"][:12]]})
+        assert merged.status_code == 200 and merged.json()["issue_id"] == form
+        undone = client.post(f"/api/track/users/sato/issues/{form}/unmerge")
+        assert undone.status_code == 200 and len(undone.json()) == 2
+        events = client.get(f"/api/track/users/sato/issues/{form}").json()["events"]
+        assert {e["actor"] for e in events if e["event"] in ("merge", "unmerge")} == {"api:acme"}
+        again = client.post(f"/api/track/users/sato/issues/{form}/unmerge")
+        assert again.status_code == 400 and "not merged" in again.json()["message"]
+        deleted = client.delete("/api/track/users/sato")
+        assert deleted.status_code == 200 and deleted.json()["issues"] == 3
+        assert client.get("/api/track/users").json() == []
+        assert client.get(f"/api/track/users/sato/issues/{form}").status_code == 404
 
 
 def test_api_keys_are_stored_hashed(live_server: LiveServer) -> None:

@@ -38,15 +38,11 @@ def test_concurrent_moves_are_never_lost(db_url: str) -> None:
     assert sorted(state["history"]) == sorted([n for n in range(4) for _ in range(5)])
 
 
-def test_browser_sessions_sign_in_to_a_tenant(db_url: str) -> None:
+def test_api_keys_name_their_tenant_until_revoked(db_url: str) -> None:
     engine = make_engine(db_url)
     upgrade(engine)
-    keys, store = KeyStore(engine), GameStore(engine)
+    keys = KeyStore(engine)
     created = keys.create_key("acme")
-    cookie, _fresh = store.ensure_session(None)
-    assert store.session_tenant(cookie) is None
-    store.set_session_tenant(cookie, keys.tenant_id("acme"))
-    assert store.session_tenant(cookie) == "acme"
     assert keys.tenant_for_key(created.key) == "acme"
     assert keys.tenant_for_key(created.key + "x") is None
     assert keys.tenant_for_key("not-a-key") is None

@@ -1,50 +1,9 @@
-"""Pure pieces of the web layer: source segments for highlighting, quote extraction, the chart."""
+"""Pure pieces of the web layer: the chart (quote extraction and
+highlight segments moved to sadame.quote: tests/quote/test_check.py)."""
 
 from __future__ import annotations
 
-import json
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from sadame.web._chart import build_chart
-from sadame.web._game import partial_credit_message
-from sadame.web._quotecheck import extract_quotes, segments
-
-
-@st.composite
-def source_and_spans(draw: st.DrawFn) -> tuple[str, list[tuple[int, int, int]]]:
-    source = draw(st.text(alphabet="あいう安定性**- \n", min_size=0, max_size=40))
-    spans = []
-    for index in range(draw(st.integers(0, 5))):
-        a = draw(st.integers(0, len(source)))
-        b = draw(st.integers(a, len(source)))
-        spans.append((a, b, index))
-    return source, spans
-
-
-@settings(max_examples=200, deadline=None)
-@given(source_and_spans())
-def test_segments_tile_the_source_and_know_their_quotes(case: tuple[str, list[tuple[int, int, int]]]) -> None:
-    source, spans = case
-    parts = segments(source, spans)
-    assert "".join(p.text for p in parts) == source
-    position = 0
-    for part in parts:
-        assert part.start == position and source[part.start : part.end] == part.text and part.text
-        position = part.end
-        expected = {i for a, b, i in spans if a <= part.start and part.end <= b and a < b}
-        assert set(part.quotes) == expected
-
-
-def test_extract_quotes_by_kind_of_output() -> None:
-    as_json = json.dumps({"summary": "x", "evidence_spans": [{"text": "安定性: 不足"}, {"quote": "遅延"}, "生の文字列"]})
-    assert extract_quotes(as_json) == ["安定性: 不足", "遅延", "生の文字列"]
-    assert extract_quotes("報告では「安定性: 不足」と『遅延』、“英語”もある") == ["安定性: 不足", "遅延", "英語"]
-    assert extract_quotes("前置き\n> 一つ目の引用\n> 二つ目\n後書き") == ["一つ目の引用", "二つ目"]
-    assert extract_quotes("行その1\n\n行その2\n") == ["行その1", "行その2"]
-    assert extract_quotes("{not json") == ["{not json"]
-    assert extract_quotes("") == []
 
 
 def test_chart_scales_every_session_and_marks_regressions() -> None:
@@ -62,7 +21,3 @@ def test_chart_scales_every_session_and_marks_regressions() -> None:
     assert [(r["session"], r["count"]) for r in chart.regressions] == [("s3", 2)]
     assert build_chart([]).lines[0]["dots"] == []
 
-
-def test_partial_credit_message() -> None:
-    assert partial_credit_message(1, 2) == "惜しい、2つのうち1つは合っています"
-    assert partial_credit_message(0, 2) == "残念、まだ核心に届いていません"

@@ -7,25 +7,54 @@ mirrors the library's layout.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import click
 
 from sadame import __version__
-from sadame.cli import _judge, _lint, _llm, _normalize, _quote, _track, _web
+from sadame.cli._lazy import LAZY_COMMANDS, LazyCommands
 
 __all__ = ["cli", "main"]
 
 
+class _Sadame(click.Group):
+    """The top-level group: commands load lazily (``sadame.cli._lazy``), and a database
+    that cannot be used is a one-line error, never a traceback."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(LAZY_COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the static help lines: ``--help`` imports no feature."""
+        limit = formatter.width - 6 - max(len(name) for name in LAZY_COMMANDS)
+        rows = [(name, click.Command(name, help=LAZY_COMMANDS[name][1]).get_short_help_str(limit))
+                for name in sorted(LAZY_COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValueError as exc:
+            db = sys.modules.get("sadame.db")  # only loaded by commands that use a database
+            if db is not None and isinstance(exc, db.DatabaseError):
+                raise click.ClickException(str(exc)) from None
+            raise
+
+
 @click.group(
+    cls=_Sadame,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Example:\n\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'",
 )
 @click.version_option(__version__, prog_name="sadame")
 def cli() -> None:
     """sadame (定め): deterministic, trackable Japanese text and LLM output."""
-
-
-for _module in (_normalize, _lint, _judge, _quote, _track, _llm, _web):
-    _module.register(cli)
 
 
 def main() -> None:

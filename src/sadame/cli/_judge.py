@@ -27,6 +27,7 @@ from sadame.judge import (
     PuzzlePack,
     RuleTable,
     answer_feedback,
+    bundled_names,
     check_answer,
     coverage,
     import_seed_rules,
@@ -248,14 +249,21 @@ def _table_name(file: Path) -> str:
     return stem or "imported"
 
 
-@click.command("play", epilog="Example:\n\n    sadame play engineering")
-@click.argument("pack", default="engineering")
+@click.command("play", epilog="Example:\n\n    sadame play                      # every bundled pack\n\n    sadame play engineering --progress ~/.sadame-play.json")
+@click.argument("packs", nargs=-1)
 @click.option("--puzzle", "-p", help="Start directly on this puzzle.")
-def play_command(pack: str, puzzle: str | None) -> None:
-    """Play the lateral-thinking puzzles of PACK in the terminal (Japanese UI)."""
-    loaded = _load(pack)
-    if not isinstance(loaded, PuzzlePack):
-        raise click.ClickException(f"{pack} is a rule table, not a puzzle pack")
+@click.option("--progress", type=click.Path(dir_okay=False, path_type=Path),
+              help="Keep solved / given-up / in-progress puzzles in this JSON file between runs.")
+def play_command(packs: tuple[str, ...], puzzle: str | None, progress: Path | None) -> None:
+    """Play the lateral-thinking puzzles of PACKS (default: every bundled pack) in the terminal (Japanese UI).
+
+    The list shows each puzzle's difficulty and your progress; filter it with
+    /pack and /status. In a puzzle: /hint, /answer, /giveup, /again, /list.
+    """
+    loaded = [_load(name) for name in packs or bundled_names()]
+    for name, each in zip(packs, loaded, strict=False):
+        if not isinstance(each, PuzzlePack):
+            raise click.ClickException(f"{name} is a rule table, not a puzzle pack")
     stdin: TextIO = sys.stdin
 
     def read_line(prompt: str) -> str | None:
@@ -269,7 +277,8 @@ def play_command(pack: str, puzzle: str | None) -> None:
         return line.rstrip("\r\n")
 
     try:
-        play(loaded, read_line, click.echo, puzzle_id=puzzle)
+        play([p for p in loaded if isinstance(p, PuzzlePack)], read_line, click.echo, puzzle_id=puzzle,
+             progress=progress)
     except JudgeError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -6,10 +6,8 @@ import sys
 
 import click
 
-from sadame.cli._output import echo_json
-from sadame.normalize import PRESETS, contract_info, explain, normalize
-
-_PRESET = click.Choice(sorted(PRESETS))
+from sadame.cli._output import PRESET_NAME, echo_json
+from sadame.normalize import contract_info, explain, normalize
 
 
 def _read_text(text: str | None) -> str:
@@ -23,7 +21,7 @@ def _read_text(text: str | None) -> str:
     epilog="Example:\n\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'   # => きゃっしゅ",
 )
 @click.argument("text", required=False)
-@click.option("--preset", "-p", type=_PRESET, required=True, help="Named preset of the contract.")
+@click.option("--preset", "-p", type=PRESET_NAME, required=True, help="Named preset of the contract.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON with input, preset and output.")
 def normalize_command(text: str | None, preset: str, as_json: bool) -> None:
     """Normalize TEXT (or standard input) with a preset."""
@@ -40,7 +38,7 @@ def normalize_command(text: str | None, preset: str, as_json: bool) -> None:
     epilog="Example:\n\n    sadame explain --preset judge 'ＣＳＳ？'",
 )
 @click.argument("text", required=False)
-@click.option("--preset", "-p", type=_PRESET, required=True, help="Named preset of the contract.")
+@click.option("--preset", "-p", type=PRESET_NAME, required=True, help="Named preset of the contract.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain_command(text: str | None, preset: str, as_json: bool) -> None:
     """Show which steps of a preset changed TEXT, and how."""
@@ -53,15 +51,69 @@ def explain_command(text: str | None, preset: str, as_json: bool) -> None:
     click.echo(f"{'result':>15}: {result.result!r}")
 
 
-@click.command("contract", epilog="Example:\n\n    sadame contract --json")
+@click.group(
+    "contract",
+    invoke_without_command=True,
+    epilog="Example:\n\n    sadame contract --json\n    sadame contract diff --from decoration --to quote cases.jsonl",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print versions and per-preset digests as JSON.")
-def contract_command(as_json: bool) -> None:
+@click.pass_context
+def contract_command(ctx: click.Context, as_json: bool) -> None:
     """Print the contract fingerprint: equal fingerprints normalize identically."""
+    if ctx.invoked_subcommand is not None:
+        return
     info = contract_info()
     if as_json:
         echo_json(info.to_dict())
     else:
         click.echo(info.fingerprint)
+
+
+_FAIL_ON_HELP = "Exit 1 when any of these changes occur (comma-separated): {}."
+
+
+@contract_command.command(
+    "diff",
+    epilog=(
+        "Example:\n\n    sadame contract diff --from decoration --to quote evals/quote/cases.jsonl "
+        "--fail-on missing\n"
+        "    sadame contract diff --from matching=seed --to matching=natural my-pack.yaml\n"
+        "    sadame contract diff --from ruleset=seed-example --to ruleset=coach.yaml export.jsonl"
+    ),
+)
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--from", "before", required=True, help="Before: a preset (quote, decoration@nc1), matching=, ruleset=.")
+@click.option("--to", "after", required=True, help="After: the same kinds of setting as --from.")
+@click.option("--fail-on", default="", help="Kinds of change that fail the run: missing, ungrounded, flipped, "
+              "unanswered, dropped, merged, split, renamed, span.")
+@click.option("--examples", default=5, show_default=True, type=click.IntRange(0, 1000),
+              help="Examples shown per kind of change and file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the report as Markdown (for a review or a changelog).")
+def contract_diff_command(
+    files: tuple[str, ...], before: str, after: str, fail_on: str, examples: int, as_json: bool, markdown: bool
+) -> None:
+    """List every outcome of FILES that changes between --from and --to: quote status and span,
+    judge verdicts, tracker keys merged or split."""
+    from sadame.review import WORSE_KINDS, ReviewError, contract_diff
+
+    wanted = {name.strip() for name in fail_on.split(",") if name.strip()}
+    unknown = sorted(wanted - set(WORSE_KINDS))
+    if unknown:
+        raise click.BadParameter(f"unknown kind(s) {', '.join(unknown)}; choose from {', '.join(WORSE_KINDS)}",
+                                 param_hint="--fail-on")
+    try:
+        report = contract_diff(files, before, after)
+    except (ReviewError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(report.to_json(examples))
+    else:
+        click.echo(report.to_markdown(examples) if markdown else report.to_text(examples))
+    worse = report.worse(wanted)
+    if worse:
+        click.echo(f"worse by --fail-on: {', '.join(worse)}", err=True)
+        raise SystemExit(1)
 
 
 def register(cli: click.Group) -> None:

@@ -1,7 +1,8 @@
-"""CLI commands of sadame.quote: ``sadame quote verify`` and ``sadame quote eval``.
+"""CLI commands of sadame.quote: ``sadame quote verify``, ``check`` and ``eval``.
 
-Both run the library's gates (:func:`sadame.quote.quote_list_gate`,
-:func:`sadame.quote.claims_gate`, :func:`sadame.quote.run_eval`): the command line
+They run the library's gates (:func:`sadame.quote.quote_list_gate`,
+:func:`sadame.quote.claims_gate`, :func:`sadame.quote.run_eval`) and the checker
+(:func:`sadame.quote.check_output`, the same call as the web page): the command line
 checks quotes exactly as production code does.
 """
 
@@ -14,11 +15,13 @@ from typing import Any
 
 import click
 
-from sadame.normalize import PRESETS
+from sadame.cli._output import PRESET_NAME
 from sadame.quote import (
+    CheckResult,
     EvalFileError,
     EvalReport,
     GateReport,
+    check_output,
     claims_gate,
     quote_list_gate,
     run_eval,
@@ -40,15 +43,15 @@ def _echo_json(data: Any) -> None:
     _echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _read_source(path: Path) -> str:
+def _read_source(path: Path, hint: str = "--source") -> str:
     try:
         return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise click.BadParameter(
-            f"{path} is not valid UTF-8 (byte {exc.start}): {exc.reason}", param_hint="--source"
+            f"{path} is not valid UTF-8 (byte {exc.start}): {exc.reason}", param_hint=hint
         ) from None
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--source") from None
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint=hint) from None
 
 
 def _quotes_from(args: tuple[str, ...]) -> list[str]:
@@ -120,8 +123,8 @@ def quote_group() -> None:
 @click.option(
     "--preset",
     "-p",
-    type=click.Choice(sorted(PRESETS)),
-    default="decoration",
+    type=PRESET_NAME,
+    default="quote",
     show_default=True,
     help="Preset the quotes are compared under.",
 )
@@ -170,6 +173,69 @@ def verify_command(
         sys.exit(1)
 
 
+def _print_check(result: CheckResult) -> None:
+    for q in result.quotes:
+        r = q.result
+        where = q.position or "-"
+        line = f"#{q.number} [{r.status}] {where} {r.quote!r}"
+        if r.span and r.span.text != r.quote:
+            line += f" -> {r.span.text!r}"
+        if r.occurrences > 1:
+            line += f" ({r.occurrences}{'+' if r.truncated else ''} occurrences)"
+        if r.reason:
+            line += f"  # {r.reason}"
+        _echo(line)
+        if q.nearest is not None:
+            hint = q.nearest
+            _echo(f"    nearest passage (a hint, not verified; {hint.score}%) {q.nearest_position} {hint.span.text!r}")
+    numbers = result.numbers
+    for n in numbers.numbers:
+        mark = "ok" if n.grounded else "NG"
+        _echo(f"  {mark} {n.mention.text!r} = {n.mention.value} ({n.mention.category})")
+    s = result.summary
+    _echo(
+        f"quotes: {s['verified']}/{s['total']} verified; numbers: {s['numbers_grounded']}/{s['numbers']} grounded"
+        + ("; more numbers not listed" if numbers.truncated else "")
+    )
+
+
+@quote_group.command(
+    "check",
+    epilog=(
+        "Example:\n\n    sadame quote check --source minutes.md answer.txt\n\n"
+        "    llm-run prompt.txt | sadame quote check -s minutes.md - --json"
+    ),
+)
+@click.option(
+    "--source",
+    "-s",
+    "source_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The source text file (UTF-8).",
+)
+@click.argument("output_path", metavar="OUTPUT_FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option(
+    "--preset", "-p", type=PRESET_NAME, default="quote", show_default=True,
+    help="Preset the quotes are compared under.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the web API's /check answer).")
+def check_command(source_path: Path, output_path: Path, preset: str, as_json: bool) -> None:
+    """Find the quotes of an LLM's OUTPUT_FILE (「」, "…", > block quotes, JSON
+    evidence_spans; - reads standard input), verify them against the source and ground
+    its numbers. Exits 1 when a quote is not verified or a number is not grounded."""
+    source = _read_source(source_path)
+    output = sys.stdin.read() if str(output_path) == "-" else _read_source(output_path, "OUTPUT_FILE")
+    result = check_output(source, output, preset)
+    if as_json:
+        _echo_json(result.to_dict())
+    else:
+        _print_check(result)
+    summary = result.summary
+    if summary["verified"] < summary["total"] or result.numbers.status in ("partial", "ungrounded"):
+        sys.exit(1)
+
+
 def _print_eval(report: EvalReport, verbose: bool) -> None:
     for case in report.cases:
         if case.passed and not verbose:
@@ -187,6 +253,15 @@ def _print_eval(report: EvalReport, verbose: bool) -> None:
         **{f"quote {k}": v for k, v in s["quotes"].items()},
         **{f"claim {k}": v for k, v in s["claims"].items()},
     }
+    f = s["faithfulness"]
+    if f["faithful"] or f["near_misses"]:
+        _echo("| faithful quotes | found | near misses | false finds | right | wrong | no answer |")
+        _echo("|---:|---:|---:|---:|---:|---:|---:|")
+        _echo(
+            f"| {f['faithful']} | {f['faithful_found']} | {f['near_misses']} | {f['false_finds']} "
+            f"| {f['right']} | {f['wrong']} | {f['no_answer']} |"
+        )
+        _echo()
     _echo("| status | count |")
     _echo("|---|---:|")
     for name, count in statuses.items():

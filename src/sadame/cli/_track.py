@@ -66,6 +66,10 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
         insights = json.load(source)
     except json.JSONDecodeError as exc:
         raise click.ClickException(f"{source.name}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise click.ClickException(f"{source.name}: JSON nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{source.name}: not UTF-8 (byte {exc.start})") from None
     when = None
     if at:
         try:
@@ -81,10 +85,10 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
     for label, entries in (("new", report.new), ("remaining", report.remaining),
                            ("improvements", report.improvements), ("regressions", report.regressions),
                            ("deferred", report.deferred), ("filtered", report.filtered),
-                           ("ignored", report.ignored)):
+                           ("ignored", report.ignored), ("duplicates", report.duplicates)):
         for entry in entries:
-            iid = (entry.get("issue_id") or "-")[:12]
-            click.echo(f"{label:<12} {iid:<12} {entry['key']}  {entry['text']}")
+            iid = (entry.issue_id or "-")[:12]
+            click.echo(f"{label:<12} {iid:<12} {entry.key}  {entry.text}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
 
@@ -138,23 +142,9 @@ def _user_action(name: str, verb: str) -> None:
     @_common
     def action(issue_id: str, reason: str | None, actor: str, user: str, as_json: bool, db: str | None,
                tenant: str) -> None:
-        view = getattr(_tracker(db, tenant), name)(user, _full_id(db, tenant, user, issue_id),
-                                                   actor=actor, reason=reason)
+        view = getattr(_tracker(db, tenant), name)(user, issue_id, actor=actor, reason=reason)
         echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
 
-
-
-def _full_id(db: str | None, tenant: str, user: str, prefix: str) -> str:
-    """Accept an unambiguous id prefix (as `list` prints 12 characters)."""
-    if len(prefix) == 40:
-        return prefix
-    from sadame.track import IssueNotFound
-
-    found: list[str] = [v.issue_id for v in _tracker(db, tenant).list_issues(user, include_merged=True)
-             if v.issue_id.startswith(prefix)]
-    if len(found) != 1:
-        raise IssueNotFound(f"{'no' if not found else 'more than one'} issue of {user!r} starts with {prefix!r}")
-    return found[0]
 
 
 _user_action("ignore", "Ignore an issue for good; it stays ignored whatever the LLM says")
@@ -171,8 +161,7 @@ _user_action("reopen", "Reopen an ignored, resolved, expired or candidate issue"
 def merge(target: str, sources: tuple[str, ...], reason: str | None, user: str, as_json: bool,
           db: str | None, tenant: str) -> None:
     """Merge SOURCES into TARGET (their keys become aliases of TARGET)."""
-    ids = [_full_id(db, tenant, user, s) for s in sources]
-    view = _tracker(db, tenant).merge(user, _full_id(db, tenant, user, target), ids, reason=reason)
+    view = _tracker(db, tenant).merge(user, target, list(sources), reason=reason)
     echo_json(view.to_dict()) if as_json else click.echo(f"{view.issue_id}  {view.status}  {view.title}")
 
 
@@ -183,7 +172,7 @@ def merge(target: str, sources: tuple[str, ...], reason: str | None, user: str, 
 @_common
 def unmerge(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
     """Undo merges of ISSUE_ID (or into it), restoring the originals from stored detections."""
-    views = _tracker(db, tenant).unmerge(user, _full_id(db, tenant, user, issue_id))
+    views = _tracker(db, tenant).unmerge(user, issue_id)
     if as_json:
         echo_json([v.to_dict() for v in views])
         return
@@ -195,13 +184,14 @@ def unmerge(issue_id: str, user: str, as_json: bool, db: str | None, tenant: str
                       "    sadame track migrate --ruleset rulesets/v2.yaml --apply")
 @click.option("--ruleset", "ruleset", required=True, help="The new ruleset file (or bundled name).")
 @click.option("--apply", "apply", is_flag=True, help="Carry it out (default: only show what would change).")
+@click.option("--allow-splits", is_flag=True, help="Also apply splits of issues (read the dry run first).")
 @_JSON
 @_common
-def migrate(ruleset: str, apply: bool, as_json: bool, db: str | None, tenant: str) -> None:
+def migrate(ruleset: str, apply: bool, allow_splits: bool, as_json: bool, db: str | None, tenant: str) -> None:
     """Recompute keys under a new ruleset: show (or apply) merges, splits and re-keys."""
     from sadame.track import load_ruleset
 
-    plan = _tracker(db, tenant).migrate(load_ruleset(ruleset), apply=apply)
+    plan = _tracker(db, tenant).migrate(load_ruleset(ruleset), apply=apply, allow_splits=allow_splits)
     if as_json:
         echo_json(plan)
         return
@@ -230,6 +220,70 @@ def export(db: str | None, tenant: str) -> None:
         out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+@track.command(name="import", epilog="Example:\n\n    sadame track import backup.jsonl")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+@_JSON
+@_common
+def import_(source: Any, as_json: bool, db: str | None, tenant: str) -> None:
+    """Restore JSON lines written by `export` (all or nothing; the users must not exist yet)."""
+    rows = []
+    for n, line in enumerate(source, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise click.ClickException(f"{source.name}: line {n}: not valid JSON: {exc.msg}") from None
+    counts = _tracker(db, tenant).import_rows(rows)
+    echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+@track.command(name="delete-user", epilog="Example:\n\n    sadame track delete-user --user u1 --yes")
+@click.option("--yes", is_flag=True, help="Do it without asking (the data cannot be recovered without an export).")
+@click.option("--actor", default="user", show_default=True, help="Who asks for it (kept in the tenant log).")
+@_USER
+@_JSON
+@_common
+def delete_user(yes: bool, actor: str, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Erase every finding, issue and event of one user (logged without content)."""
+    if not yes:
+        click.confirm(f"delete all tracker data of user {user!r} in tenant {tenant!r}?", abort=True)
+    counts = _tracker(db, tenant).delete_user(user, actor=actor)
+    echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+@track.command(epilog="Example:\n\n    sadame track similar 35df17c0f114 --user u1")
+@click.argument("issue_id")
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="How many to show.")
+@_USER
+@_JSON
+@_common
+def similar(issue_id: str, limit: int, user: str, as_json: bool, db: str | None, tenant: str) -> None:
+    """Issues of the same user most similar to ISSUE_ID (suggestions; merge with `track merge`)."""
+    found = _tracker(db, tenant).similar(user, issue_id, limit=limit)
+    if as_json:
+        echo_json([s.to_dict() for s in found])
+        return
+    for s in found:
+        click.echo(f"{s.score:.2f}  {s.issue_id[:12]}  {s.status:<9} {s.title}")
+
+
+@track.command(name="eval", epilog="Example:\n\n    sadame track eval evals/track")
+@click.argument("directory", default="evals/track", type=click.Path(file_okay=False))
+@click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the bundled default).")
+@_JSON
+def eval_(directory: str, ruleset: str | None, as_json: bool) -> None:
+    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables)."""
+    from sadame.track import TrackError, load_ruleset
+    from sadame.track._eval import format_track_eval, run_track_eval
+
+    try:
+        report = run_track_eval(directory, load_ruleset(ruleset) if ruleset else None)
+    except TrackError as exc:
+        raise click.ClickException(str(exc)) from None
+    echo_json(report.to_dict()) if as_json else click.echo(format_track_eval(report))
+
+
 @track.command(epilog="Example:\n\n    sadame track timeline --user u1 --json")
 @_USER
 @_JSON
@@ -252,6 +306,65 @@ def users(as_json: bool, db: str | None, tenant: str) -> None:
     """List the tenant's users."""
     names = _tracker(db, tenant).users()
     echo_json(names) if as_json else click.echo("\n".join(names))
+
+
+@track.group(epilog="Example:\n\n    sadame track rules test coaching-ja")
+def rules() -> None:
+    """Ruleset tooling: run its examples, lint it against stored findings, suggest patterns."""
+
+
+@rules.command(name="test", epilog="Example:\n\n    sadame track rules test my-rules.yaml")
+@click.argument("ruleset")
+@_JSON
+def rules_test(ruleset: str, as_json: bool) -> None:
+    """Run the examples inside RULESET (a file or bundled name); exit 1 when one fails."""
+    from sadame.track import TrackError, load_ruleset
+    from sadame.track._rules import test_ruleset
+
+    try:
+        report = test_ruleset(load_ruleset(ruleset))
+    except TrackError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        for line in report.failures:
+            click.echo(f"FAIL {line}")
+        click.echo(f"{report.passed} passed, {len(report.failures)} failed")
+    if not report.ok:
+        sys.exit(1)
+
+
+@rules.command(name="lint", epilog="Example:\n\n    sadame track rules lint --ruleset my-rules.yaml --tenant acme")
+@click.option("--ruleset", default=None, help="Ruleset to lint (default: the tenant's active one).")
+@_JSON
+@_common
+def rules_lint(ruleset: str | None, as_json: bool, db: str | None, tenant: str) -> None:
+    """Report tokens that give one key to stored findings about different subjects."""
+    from sadame.track import load_ruleset
+
+    found = _tracker(db, tenant).lint_ruleset(load_ruleset(ruleset) if ruleset else None)
+    if as_json:
+        echo_json([f.to_dict() for f in found])
+        return
+    for f in found:
+        subjects = ", ".join(f"{s} ({n})" for s, n in f.subjects.items())
+        click.echo(f"{f.token}: {f.findings} finding(s) about different things: {subjects}")
+    click.echo(f"{len(found)} generic token(s)")
+
+
+@rules.command(name="suggest", epilog="Example:\n\n    sadame track rules suggest --tenant acme --limit 10")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 200), help="How many.")
+@_JSON
+@_common
+def rules_suggest(limit: int, as_json: bool, db: str | None, tenant: str) -> None:
+    """Propose canonical words from the tenant's stored findings (frequent lemmas, with counts)."""
+    found = _tracker(db, tenant).suggest_patterns(limit=limit)
+    if as_json:
+        echo_json([s.to_dict() for s in found])
+        return
+    for s in found:
+        click.echo(f"{s.count:>5}  {s.lemma}  e.g. {' / '.join(s.examples)}")
 
 
 def register(cli: click.Group) -> None:

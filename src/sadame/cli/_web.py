@@ -11,29 +11,49 @@ __all__ = ["register"]
 
 @click.command(
     "serve",
-    epilog="Example:\n\n    sadame serve --port 8000 --db postgresql+psycopg://user@localhost/sadame",
+    epilog="Example:\n\n    sadame serve --port 8000 --workers 2 --db postgresql+psycopg://user@localhost/sadame\n\n"
+    "    SADAME_COOKIE_SECURE=1 sadame serve --host 0.0.0.0   # behind a TLS proxy",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
 @click.option("--db", "db_url", default=None, help="Database URL (default $SADAME_DB or sqlite:///sadame.db).")
-def serve(host: str, port: int, db_url: str | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Worker processes (default: one per core). All state is in the database.")
+@click.option("--cookie-secure/--no-cookie-secure", default=None,
+              help="Mark cookies Secure, for deployments behind TLS (default $SADAME_COOKIE_SECURE).")
+@click.option("--anonymous-ttl", type=click.IntRange(60), default=None,
+              help="Seconds an anonymous session lives after its last move (default 30 days).")
+@click.option("--trusted-origin", "trusted_origins", multiple=True,
+              help="An origin besides the Host that may post forms (e.g. https://example.org); repeatable.")
+def serve(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
+          anonymous_ttl: int | None, trusted_origins: tuple[str, ...]) -> None:
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
-    import uvicorn
+    from dataclasses import replace
 
     from sadame.db import resolve_url
-    from sadame.web import create_app
+    from sadame.web import default_workers, serve_app, settings_from_env
 
     try:
-        app = create_app(db_url)
-    except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
+        settings = settings_from_env()
+        settings = replace(
+            settings,
+            cookie_secure=settings.cookie_secure if cookie_secure is None else cookie_secure,
+            anonymous_ttl=anonymous_ttl or settings.anonymous_ttl,
+            trusted_origins=trusted_origins or settings.trusted_origins,
+        )
+    except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     url = resolve_url(db_url)
+    count = workers or default_workers()
     shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"sadame: database {shown}")
+    click.echo(f"sadame: database {shown}; {count} worker(s)")
     click.echo(f"sadame: open http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
     click.echo("sadame: the tracker API needs a key: sadame web create-key --tenant NAME" +
                (f" --db {db_url}" if db_url else ""))
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    try:
+        serve_app(url, host=host, port=port, workers=count, settings=settings)
+    except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
+        raise click.ClickException(str(exc)) from exc
 
 
 @click.group("web", epilog="Example:\n\n    sadame web create-key --tenant acme")
@@ -100,6 +120,25 @@ def revoke_key_command(prefix: str, db_url: str | None) -> None:
     if count == 0:
         raise click.ClickException(f"no active key starts with {prefix!r}")
     click.echo(f"revoked {count} key(s)")
+
+
+@web.command("purge-sessions", epilog="Example:\n\n    sadame web purge-sessions --anonymous-ttl 86400")
+@click.option("--db", "db_url", default=None, help="Database URL.")
+@click.option("--anonymous-ttl", type=click.IntRange(60), default=None,
+              help="Seconds after its last move a session counts as stale (default 30 days).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_json: bool) -> None:
+    """Delete stale browser sessions, their game states and finished client budgets.
+
+    The server also does this by itself, at most once a minute after a move.
+    """
+    from sadame.web import purge_sessions
+
+    counts = purge_sessions(db_url, anonymous_ttl)
+    if as_json:
+        echo_json(counts)
+        return
+    click.echo(", ".join(f"{name}: {count}" for name, count in counts.items()))
 
 
 def register(cli: click.Group) -> None:

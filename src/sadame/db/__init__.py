@@ -16,7 +16,16 @@ from typing import Any
 from sqlalchemy import Engine, MetaData, create_engine, event, text
 from sqlalchemy.orm import DeclarativeBase
 
-__all__ = ["DEFAULT_URL", "Base", "make_engine", "resolve_url", "upgrade"]
+from sadame.db._checks import (
+    DatabaseError,
+    bare_path_url,
+    check_sqlite_file,
+    check_url,
+    install_translation,
+    sqlite_path,
+)
+
+__all__ = ["DEFAULT_URL", "Base", "DatabaseError", "make_engine", "resolve_url", "upgrade"]
 
 DEFAULT_URL = "sqlite:///sadame.db"
 _MIGRATION_LOCK = 0x5ADA3E  # advisory lock id held while migrating a PostgreSQL database
@@ -37,14 +46,16 @@ class Base(DeclarativeBase):
 def resolve_url(url: str | None = None) -> str:
     """The database URL: the argument, else ``$SADAME_DB``, else ``sqlite:///sadame.db``.
 
-    A bare path (``data/x.db``) is taken as a SQLite file.
+    A bare path ending in ``.db``, ``.sqlite`` or ``.sqlite3`` (or naming an existing
+    file) is taken as a SQLite file. Anything else that is not a ``sqlite://`` or
+    ``postgresql://`` URL raises :class:`DatabaseError` (an empty string included).
     """
-    chosen = url or os.environ.get("SADAME_DB") or DEFAULT_URL
+    chosen = url if url is not None else (os.environ.get("SADAME_DB") or DEFAULT_URL)
     if "://" not in chosen:
-        chosen = f"sqlite:///{chosen}"
+        chosen = bare_path_url(chosen)
     if chosen.startswith("postgresql://"):
         chosen = "postgresql+psycopg://" + chosen[len("postgresql://") :]
-    return chosen
+    return check_url(chosen)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -58,15 +69,35 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
 def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
-    """An engine for ``url`` (see :func:`resolve_url`), with SQLite set up for WAL."""
+    """An engine for ``url`` (see :func:`resolve_url`), with SQLite set up for WAL.
+
+    A SQLite file that exists but cannot be written is opened read-only: reading
+    works, writing raises :class:`DatabaseError`. Fatal connection errors (a refused
+    PostgreSQL connection, a file SQLite cannot open) raise :class:`DatabaseError`
+    with one line naming the database.
+    """
     resolved = resolve_url(url)
-    if resolved.startswith("sqlite"):
+    path = sqlite_path(resolved)
+    if path is not None:
+        check_sqlite_file(resolved, write=False)
+    if path is not None and path.exists() and not os.access(path, os.W_OK):
+        engine = create_engine(f"sqlite:///file:{path.resolve()}?mode=ro&uri=true", **kwargs)
+        event.listen(engine, "connect", _sqlite_read_only)
+    elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(resolved, **kwargs)
+    else:
+        kwargs.setdefault("pool_pre_ping", True)
+        engine = create_engine(resolved, **kwargs)
+    install_translation(engine, resolved)
+    return engine
 
 
 def upgrade(url_or_engine: str | Engine | None = None) -> None:

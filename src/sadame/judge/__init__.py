@@ -17,11 +17,12 @@ from sadame.judge._engine import (
     CompiledTable,
     RuleMatch,
     check_answer,
+    compile_table,
     judge_by_rules,
     normalize_question,
 )
-from sadame.judge._errors import JudgeError, TableError, UnknownPuzzle
-from sadame.judge._game import GameFinished, GameState, answer_feedback
+from sadame.judge._errors import GameError, GameFinished, JudgeError, TableError, UnknownPuzzle
+from sadame.judge._game import GameState, GameStatus
 from sadame.judge._import import import_seed_rules
 from sadame.judge._judge import (
     MISS_NOTE,
@@ -47,6 +48,7 @@ from sadame.judge._loader import (
     resolve_table,
     table_schema,
 )
+from sadame.judge._messages import answer_feedback
 from sadame.judge._model import (
     MATCHING_MODES,
     AnswerExample,
@@ -102,8 +104,10 @@ __all__ = [
     "ExampleFailure",
     "ExampleReport",
     "FallbackAnswer",
+    "GameError",
     "GameFinished",
     "GameState",
+    "GameStatus",
     "Judge",
     "JudgeError",
     "JudgeFallback",
@@ -130,6 +134,7 @@ __all__ = [
     "bundled_pack",
     "bundled_table",
     "check_answer",
+    "compile_table",
     "coverage",
     "import_seed_rules",
     "judge_by_rules",

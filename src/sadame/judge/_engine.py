@@ -28,7 +28,17 @@ from sadame.judge._answer import natural_check
 from sadame.judge._model import AnswerCheck, Rule, RuleTable, Solution
 from sadame.normalize import normalize
 
-__all__ = ["AnswerCheck", "CompiledTable", "RuleMatch", "check_answer", "judge_by_rules", "normalize_question"]
+__all__ = [
+    "AnswerCheck",
+    "CompiledTable",
+    "RuleMatch",
+    "check_answer",
+    "compile_table",
+    "judge_by_rules",
+    "normalize_question",
+]
+
+_COMPILED_ATTR = "_sadame_compiled_table"
 
 _PRESET = "judge"
 
@@ -152,7 +162,7 @@ def judge_by_rules(question: object, table: RuleTable) -> RuleMatch | None:
     normalized = normalize_question(question)
     if not normalized:
         return None
-    return table.compiled.match(normalized)
+    return compile_table(table).match(normalized)
 
 
 @lru_cache(maxsize=1024)
@@ -204,3 +214,13 @@ def check_answer(answer: object, solution: Sequence[Sequence[str]]) -> AnswerChe
         total=len(groups),
         matched_groups=matched,
     )
+
+
+def compile_table(table: RuleTable) -> CompiledTable:
+    """The Aho-Corasick matcher over all of ``table``'s normalized words, built on first use
+    and cached on the (immutable) table."""
+    compiled: CompiledTable | None = table.__dict__.get(_COMPILED_ATTR)
+    if compiled is None:
+        compiled = CompiledTable(table.rules)
+        object.__setattr__(table, _COMPILED_ATTR, compiled)
+    return compiled

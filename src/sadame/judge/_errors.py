@@ -5,12 +5,14 @@ Hierarchy::
     ValueError
      └── JudgeError            anything sadame.judge refuses
           ├── TableError       a rule table / puzzle pack file that cannot be loaded
-          └── UnknownPuzzle    a puzzle id that the pack does not have (also a LookupError)
+          ├── UnknownPuzzle    a puzzle id (or pack name) that does not exist (also a LookupError)
+          └── GameError        a move the puzzle game does not accept (message in Japanese)
+               └── GameFinished   the puzzle is already solved or given up
 """
 
 from __future__ import annotations
 
-__all__ = ["JudgeError", "TableError", "UnknownPuzzle"]
+__all__ = ["GameError", "GameFinished", "JudgeError", "TableError", "UnknownPuzzle"]
 
 
 class JudgeError(ValueError):
@@ -72,3 +74,13 @@ class TableError(JudgeError):
 
 class UnknownPuzzle(JudgeError, LookupError):
     """A puzzle id the pack does not contain."""
+
+
+class GameError(JudgeError):
+    """A move the puzzle game does not accept: an empty question, too many questions,
+    no hint left, replaying a game still in progress ... The message is Japanese and
+    meant for the player (the terminal prints it, the web shows it)."""
+
+
+class GameFinished(GameError):
+    """The puzzle was already solved or given up; :meth:`GameState.restart` plays it again."""

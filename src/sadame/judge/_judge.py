@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from sadame.judge._engine import normalize_question
+from sadame.judge._engine import compile_table, normalize_question
 from sadame.judge._model import Puzzle, RuleTable
 from sadame.judge._natural import DEFAULT_POLICY, Policy, natural_match
 
@@ -168,7 +168,7 @@ class Judge:
             return _unknown("question is empty after normalization")
         if self.table.matching == "natural":
             return self._ask_natural(question, normalized)
-        hit = self.table.compiled.match(normalized)
+        hit = compile_table(self.table).match(normalized)
         if hit is not None:
             rule = hit.rule
             return JudgeResult(rule.answer, rule.note, "rules", rule.id, rule.index, hit.matched_word)

@@ -9,14 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from sadame.judge._errors import UnknownPuzzle
-
-if TYPE_CHECKING:
-    from sadame.judge._engine import CompiledTable
 
 __all__ = [
     "MATCHING_MODES",
@@ -175,7 +170,8 @@ class RuleTable:
 
     ``version`` is the sha256 hex digest of the table's canonical content: equal
     versions judge identically (given the same normalization contract).
-    The compiled matcher is built on first use and cached on the instance.
+    Its compiled matcher is built on first use by :func:`sadame.judge.compile_table`
+    and cached on the instance.
     ``matching`` is ``seed`` (format 1) or ``natural``; ``synonyms`` maps a rule
     word to the variants it also matches (natural mode).
     """
@@ -189,13 +185,6 @@ class RuleTable:
     matching: str = "seed"
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     questions: tuple[Question, ...] = ()
-
-    @cached_property
-    def compiled(self) -> CompiledTable:
-        """The Aho-Corasick matcher over all of this table's normalized words."""
-        from sadame.judge._engine import CompiledTable
-
-        return CompiledTable(self.rules)
 
     def rule(self, key: int | str) -> Rule:
         """The rule with index ``key`` (int) or id ``key`` (str)."""

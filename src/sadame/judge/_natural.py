@@ -78,6 +78,7 @@ _NATURAL_ATTR = "_sadame_natural_table"
 _NFKC_ONLY = NormalizeFlags(
     nfkc=True, markdown_strip=False, numeric=False, casefold=False, kana=False,
     punctuation=PunctuationMode.KEEP, punctuation_chars="", whitespace=WhitespaceMode.KEEP,
+    equivalences=frozenset(),
 )
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from sadame.judge._engine import check_answer, judge_by_rules
+from sadame.judge._engine import check_answer, compile_table, judge_by_rules
 from sadame.judge._judge import Judge
 from sadame.judge._lint_natural import hint_leaks, natural_rule_findings, note_leaks
 from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
@@ -98,7 +98,7 @@ class LintReport:
 
 
 def _rule_findings(table: RuleTable, puzzle: str | None) -> Iterable[LintFinding]:
-    compiled = table.compiled
+    compiled = compile_table(table)
     natural = table.matching == "natural"
 
     def finding(code: str, severity: Severity, message: str, rule: Rule) -> LintFinding:

@@ -98,6 +98,8 @@ def _parse(path: Path) -> LintConfig:
         raise LintConfigError(f"cannot read config {path}: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise LintConfigError(f"config {path} is not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise LintConfigError(f"config {path} is not UTF-8 (byte {exc.start}): TOML files must be UTF-8") from exc
     section: object = data
     for key, shown in (("tool", "[tool]"), ("sadame", "[tool.sadame]"), ("lint", "[tool.sadame.lint]")):
         assert isinstance(section, dict)

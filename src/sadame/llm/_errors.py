@@ -7,7 +7,9 @@
     ├── LLMUnavailable            the provider's optional package is not installed (also an ImportError)
     ├── LLMTransportError         timeout / connection failure after the bounded retries
     ├── LLMHTTPError              the endpoint answered with an HTTP error status
-    └── LLMResponseError          the endpoint answered 2xx but not with a usable completion
+    ├── LLMResponseError          the endpoint answered 2xx but not with a usable completion
+    └── EvalSetError              a matcher evaluation file is unreadable (also a ValueError;
+                                  defined in ``_eval``)
 
 Messages never contain the API key (see :func:`redact`), and never contain the
 model's reply text, so they are safe to log and to store as a ``reason``.

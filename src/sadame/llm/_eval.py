@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from sadame.llm._errors import LLMError
+
 if TYPE_CHECKING:
     from sadame.track import MatchCandidate, MatchResult, Ruleset
 
@@ -45,7 +47,7 @@ __all__ = [
 Purpose = Literal["detection", "improvement"]
 
 
-class EvalSetError(ValueError):
+class EvalSetError(LLMError, ValueError):
     """The evaluation file is unreadable or a line is not a valid pair (names file and line)."""
 
 

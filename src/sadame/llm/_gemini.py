@@ -10,13 +10,11 @@ OpenAI-compatible endpoint.
 from __future__ import annotations
 
 import importlib
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from sadame.llm._config import LLMConfig, Secret
 from sadame.llm._errors import (
-    LLMConfigError,
     LLMError,
     LLMHTTPError,
     LLMResponseError,
@@ -24,7 +22,7 @@ from sadame.llm._errors import (
     LLMUnavailable,
     redact,
 )
-from sadame.llm._provider import ChatMessage, RetryPolicy, call_with_retries, process_semaphore
+from sadame.llm._provider import ChatMessage, RetryingProvider, RetryPolicy
 
 __all__ = ["GeminiProvider", "gemini_request"]
 
@@ -52,8 +50,12 @@ def gemini_request(messages: Sequence[ChatMessage], *, json: bool, max_tokens: i
     return {"contents": contents, "config": config}
 
 
-class GeminiProvider:
-    """Calls ``genai.Client(api_key=...).models.generate_content`` at temperature 0."""
+class GeminiProvider(RetryingProvider):
+    """Calls ``genai.Client(api_key=...).models.generate_content`` at temperature 0.
+
+    >>> GeminiProvider("gemini-2.5-flash", api_key="secret", client=object())
+    GeminiProvider(model='gemini-2.5-flash', api_key=***)
+    """
 
     def __init__(
         self,
@@ -67,14 +69,10 @@ class GeminiProvider:
         retry_policy: RetryPolicy | None = None,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
-        if not model:
-            raise LLMConfigError("model is required")
-        self._model = model
-        self._key = api_key if isinstance(api_key, Secret) or api_key is None else Secret(api_key)
-        self._timeout = timeout
-        self._policy = retry_policy or RetryPolicy(max_retries=max_retries)
-        self._semaphore = process_semaphore(concurrency)
-        self._sleep = sleep if sleep is not None else time.sleep
+        super().__init__(
+            model, api_key=api_key, timeout=timeout, max_retries=max_retries, concurrency=concurrency,
+            retry_policy=retry_policy, sleep=sleep,
+        )
         self._client = client if client is not None else self._make_client()
 
     def _make_client(self) -> Any:
@@ -83,36 +81,21 @@ class GeminiProvider:
         except ImportError:
             raise LLMUnavailable(_INSTALL_HINT) from None
         options: dict[str, Any] = {"http_options": {"timeout": int(self._timeout * 1000)}}
-        if self._key is not None:
-            options["api_key"] = self._key.reveal()
+        secret = self._secret()
+        if secret is not None:
+            options["api_key"] = secret
         return genai.Client(**options)
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> GeminiProvider:
         """The provider described by ``config``; the key may also come from ``GOOGLE_API_KEY``."""
-        return cls(
-            config.model,
-            api_key=config.api_key,
-            timeout=config.timeout,
-            max_retries=config.max_retries,
-            concurrency=config.concurrency,
-        )
+        return cls(config.model, **cls.config_options(config))
 
-    @property
-    def model(self) -> str:
-        return self._model
-
-    def __repr__(self) -> str:
-        key = "***" if self._key is not None else None
-        return f"GeminiProvider(model={self._model!r}, api_key={key})"
-
-    def complete(self, messages: Sequence[ChatMessage], *, json: bool = False, max_tokens: int = 256) -> str:
-        """The model's reply text. SDK errors are mapped to LLMError subclasses."""
-        request = gemini_request(messages, json=json, max_tokens=max_tokens)
-        return call_with_retries(lambda: self._attempt(request), self._policy, sleep=self._sleep)
+    def _request(self, messages: Sequence[ChatMessage], *, json: bool, max_tokens: int) -> dict[str, Any]:
+        return gemini_request(messages, json=json, max_tokens=max_tokens)
 
     def _attempt(self, request: dict[str, Any]) -> str:
-        secret = self._key.reveal() if self._key is not None else None
+        secret = self._secret()
         with self._semaphore:
             try:
                 response = self._client.models.generate_content(model=self._model, **request)

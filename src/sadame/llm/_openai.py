@@ -9,7 +9,6 @@ limit. The API key is only ever placed in the ``Authorization`` header.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,24 +16,20 @@ import httpx
 
 from sadame.llm._config import LLMConfig, Secret
 from sadame.llm._errors import LLMConfigError, LLMHTTPError, LLMResponseError, LLMTransportError, redact
-from sadame.llm._provider import (
-    ChatMessage,
-    RetryPolicy,
-    call_with_retries,
-    parse_retry_after,
-    process_semaphore,
-)
+from sadame.llm._provider import ChatMessage, RetryingProvider, RetryPolicy, parse_retry_after
 
 __all__ = ["OpenAICompatProvider"]
 
 
-class OpenAICompatProvider:
+class OpenAICompatProvider(RetryingProvider):
     """``POST {base_url}/chat/completions`` with ``temperature: 0``; returns the first choice's text.
 
     >>> p = OpenAICompatProvider("http://localhost:11434/v1", "qwen2.5:7b", api_key="sk-secret")
     >>> p
     OpenAICompatProvider(base_url='http://localhost:11434/v1', model='qwen2.5:7b', api_key=***)
     """
+
+    _repr_fields = ("base_url", "model")
 
     def __init__(
         self,
@@ -50,15 +45,11 @@ class OpenAICompatProvider:
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise LLMConfigError(f"base_url must start with http:// or https://, got {base_url!r}")
-        if not model:
-            raise LLMConfigError("model is required")
+        super().__init__(
+            model, api_key=api_key, timeout=timeout, max_retries=max_retries, concurrency=concurrency,
+            retry_policy=retry_policy, sleep=sleep,
+        )
         self._base_url = base_url.rstrip("/")
-        self._model = model
-        self._key = api_key if isinstance(api_key, Secret) or api_key is None else Secret(api_key)
-        self._timeout = timeout
-        self._policy = retry_policy or RetryPolicy(max_retries=max_retries)
-        self._semaphore = process_semaphore(concurrency)
-        self._sleep = sleep if sleep is not None else time.sleep
         self._client = httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False)
 
     @classmethod
@@ -66,26 +57,11 @@ class OpenAICompatProvider:
         """The provider described by ``config`` (which must name a base URL)."""
         if not config.base_url:
             raise LLMConfigError("the openai provider needs a base_url")
-        return cls(
-            config.base_url,
-            config.model,
-            api_key=config.api_key,
-            timeout=config.timeout,
-            max_retries=config.max_retries,
-            concurrency=config.concurrency,
-        )
-
-    @property
-    def model(self) -> str:
-        return self._model
+        return cls(config.base_url, config.model, **cls.config_options(config))
 
     @property
     def base_url(self) -> str:
         return self._base_url
-
-    def __repr__(self) -> str:
-        key = "***" if self._key is not None else None
-        return f"OpenAICompatProvider(base_url={self._base_url!r}, model={self._model!r}, api_key={key})"
 
     def close(self) -> None:
         """Close the underlying HTTP connection pool."""
@@ -97,8 +73,7 @@ class OpenAICompatProvider:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
-    def complete(self, messages: Sequence[ChatMessage], *, json: bool = False, max_tokens: int = 256) -> str:
-        """The model's reply to ``messages`` (temperature 0). Raises LLMError subclasses only."""
+    def _request(self, messages: Sequence[ChatMessage], *, json: bool, max_tokens: int) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self._model,
             "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
@@ -108,17 +83,17 @@ class OpenAICompatProvider:
         }
         if json:
             body["response_format"] = {"type": "json_object"}
-        return call_with_retries(lambda: self._attempt(body), self._policy, sleep=self._sleep)
+        return body
 
-    def _attempt(self, body: dict[str, Any]) -> str:
+    def _attempt(self, request: dict[str, Any]) -> str:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._key is not None:
-            headers["Authorization"] = f"Bearer {self._key.reveal()}"
-        secret = self._key.reveal() if self._key is not None else None
+        secret = self._secret()
+        if secret is not None:
+            headers["Authorization"] = f"Bearer {secret}"
         url = f"{self._base_url}/chat/completions"
         with self._semaphore:
             try:
-                response = self._client.post(url, json=body, headers=headers)
+                response = self._client.post(url, json=request, headers=headers)
             except httpx.TimeoutException:
                 raise LLMTransportError(f"LLM request to {url} timed out after {self._timeout:g}s") from None
             except httpx.HTTPError as exc:

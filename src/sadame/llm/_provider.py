@@ -13,15 +13,17 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypedDict, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from sadame.llm._errors import LLMHTTPError, LLMTransportError
+from sadame.llm._config import LLMConfig, Secret
+from sadame.llm._errors import LLMConfigError, LLMHTTPError, LLMTransportError
 
 __all__ = [
     "RETRYABLE_STATUS",
     "ChatMessage",
     "LLMProvider",
     "RetryPolicy",
+    "RetryingProvider",
     "call_with_retries",
     "parse_retry_after",
     "process_semaphore",
@@ -140,3 +142,68 @@ def process_semaphore(limit: int) -> threading.BoundedSemaphore:
         if sem is None:
             sem = _SEMAPHORES[limit] = threading.BoundedSemaphore(limit)
         return sem
+
+
+class RetryingProvider:
+    """What every built-in provider shares: model, secret key, timeout, bounded retries, the
+    process-wide concurrency limit, ``from_config`` and a ``repr`` that never shows the key.
+
+    A subclass turns messages into a request (:meth:`_request`) and makes one attempt
+    (:meth:`_attempt`); :meth:`complete` runs the attempts under the retry policy.
+    """
+
+    #: the class name shown by ``repr`` and the fields it lists before ``api_key``
+    _repr_fields: ClassVar[tuple[str, ...]] = ("model",)
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | Secret | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        concurrency: int = 4,
+        retry_policy: RetryPolicy | None = None,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        if not model:
+            raise LLMConfigError("model is required")
+        self._model = model
+        self._key = api_key if isinstance(api_key, Secret) or api_key is None else Secret(api_key)
+        self._timeout = timeout
+        self._policy = retry_policy or RetryPolicy(max_retries=max_retries)
+        self._semaphore = process_semaphore(concurrency)
+        self._sleep = sleep if sleep is not None else time.sleep
+
+    @staticmethod
+    def config_options(config: LLMConfig) -> dict[str, Any]:
+        """The keyword arguments every provider takes from a configuration."""
+        return {
+            "api_key": config.api_key,
+            "timeout": config.timeout,
+            "max_retries": config.max_retries,
+            "concurrency": config.concurrency,
+        }
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    def _secret(self) -> str | None:
+        return self._key.reveal() if self._key is not None else None
+
+    def __repr__(self) -> str:
+        fields = [f"{name}={getattr(self, name)!r}" for name in self._repr_fields]
+        fields.append(f"api_key={'***' if self._key is not None else None}")
+        return f"{type(self).__name__}({', '.join(fields)})"
+
+    def complete(self, messages: Sequence[ChatMessage], *, json: bool = False, max_tokens: int = 256) -> str:
+        """The model's reply to ``messages`` (temperature 0). Raises LLMError subclasses only."""
+        request = self._request(messages, json=json, max_tokens=max_tokens)
+        return call_with_retries(lambda: self._attempt(request), self._policy, sleep=self._sleep)
+
+    def _request(self, messages: Sequence[ChatMessage], *, json: bool, max_tokens: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _attempt(self, request: dict[str, Any]) -> str:
+        raise NotImplementedError

@@ -22,7 +22,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -179,11 +179,6 @@ class FakeOpenAIServer:
         """How many chat-completions requests arrived (each retry counts)."""
         return len(self.chat_requests)
 
-    def iter_prompts(self) -> Iterator[str]:
-        """The prompt text of every chat request, in arrival order."""
-        for request in self.chat_requests:
-            yield request.prompt
-
     # -- internals ---------------------------------------------------------
     def _next_reply(self, request: RecordedRequest) -> Reply:
         with self._lock:
@@ -215,71 +210,73 @@ def _as_reply(reply: Reply | str) -> Reply:
     return Reply(content=reply) if isinstance(reply, str) else reply
 
 
-def _make_handler(owner: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # One segment per answer, sent at once: no Nagle / delayed-ACK stalls on keep-alive.
-        disable_nagle_algorithm = True
-        wbufsize = -1
+class _FakeHandler(BaseHTTPRequestHandler):
+    owner: FakeOpenAIServer  # set per server by _make_handler
+    protocol_version = "HTTP/1.1"
+    # One segment per answer, sent at once: no Nagle / delayed-ACK stalls on keep-alive.
+    disable_nagle_algorithm = True
+    wbufsize = -1
 
-        def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+    def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+        return
+
+    def _record(self) -> RecordedRequest:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            parsed: Any = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = None
+        return RecordedRequest(self.command, self.path, dict(self.headers.items()), raw, parsed)
+
+    def _send(self, reply: Reply, model: str) -> None:
+        if reply.body is not None:
+            payload = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
+        else:
+            payload = json.dumps(completion_body(reply.content or "", model), ensure_ascii=False).encode()
+        try:
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+            pass
+
+    def do_GET(self) -> None:
+        request = self._record()
+        with self.owner._lock:
+            self.owner.requests.append(request)
+        if self.path.rstrip("/").endswith("/models"):
+            body = json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+            self._send(Reply(body=body), "fake-model")
+        else:
+            self._send(Reply(status=404, body='{"error": "not found"}'), "fake-model")
+
+    def do_POST(self) -> None:
+        request = self._record()
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            with self.owner._lock:
+                self.owner.requests.append(request)
+            self._send(Reply(status=404, body='{"error": "not found"}'), "fake-model")
             return
+        self.owner._enter()
+        try:
+            reply = self.owner._next_reply(request)
+            if reply.delay:
+                time.sleep(reply.delay)
+            model = (
+                request.json.get("model", "fake-model")
+                if isinstance(request.json, dict)
+                else "fake-model"
+            )
+            self._send(reply, str(model))
+        finally:
+            self.owner._leave()
 
-        def _record(self) -> RecordedRequest:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                parsed: Any = json.loads(raw) if raw else None
-            except ValueError:
-                parsed = None
-            return RecordedRequest(self.command, self.path, dict(self.headers.items()), raw, parsed)
 
-        def _send(self, reply: Reply, model: str) -> None:
-            if reply.body is not None:
-                payload = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
-            else:
-                payload = json.dumps(completion_body(reply.content or "", model), ensure_ascii=False).encode()
-            try:
-                self.send_response(reply.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(payload)
-                self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
-                pass
-
-        def do_GET(self) -> None:
-            request = self._record()
-            with owner._lock:
-                owner.requests.append(request)
-            if self.path.rstrip("/").endswith("/models"):
-                body = json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
-                self._send(Reply(body=body), "fake-model")
-            else:
-                self._send(Reply(status=404, body='{"error": "not found"}'), "fake-model")
-
-        def do_POST(self) -> None:
-            request = self._record()
-            if not self.path.rstrip("/").endswith("/chat/completions"):
-                with owner._lock:
-                    owner.requests.append(request)
-                self._send(Reply(status=404, body='{"error": "not found"}'), "fake-model")
-                return
-            owner._enter()
-            try:
-                reply = owner._next_reply(request)
-                if reply.delay:
-                    time.sleep(reply.delay)
-                model = (
-                    request.json.get("model", "fake-model")
-                    if isinstance(request.json, dict)
-                    else "fake-model"
-                )
-                self._send(reply, str(model))
-            finally:
-                owner._leave()
-
-    return Handler
+def _make_handler(owner: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
+    return type("Handler", (_FakeHandler,), {"owner": owner})

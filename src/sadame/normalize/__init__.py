@@ -32,24 +32,30 @@ from sadame.normalize._fingerprint import (
     probe_corpus,
 )
 from sadame.normalize._flags import (
+    CJK_RANGES,
     ISSUE_PUNCTUATION,
     JS_WHITESPACE,
     JUDGE_PUNCTUATION,
+    Equivalence,
     NormalizeFlags,
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._presets import PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS
 from sadame.normalize._steps import STEPS
 
 __all__ = [
+    "CJK_RANGES",
     "CONTRACT_VERSION",
+    "FEATURE_DEFAULTS",
     "ISSUE_PUNCTUATION",
     "JS_WHITESPACE",
     "JUDGE_PUNCTUATION",
     "PRESETS",
+    "PREVIOUS_PRESETS",
     "STEP_NAMES",
     "ContractInfo",
+    "Equivalence",
     "ExplainStep",
     "Explanation",
     "NormalizeFlags",

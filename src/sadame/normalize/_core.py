@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import operator
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._flags import NormalizeFlags
 from sadame.normalize._presets import resolve_flags
 from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
 
@@ -52,7 +52,7 @@ def _plan(flags: NormalizeFlags) -> tuple[_Op, ...]:
     plan: list[_Op] = []
     table: dict[int, int | None] = {}
     for step in enabled_steps(flags):
-        step_table = _table_of(step.name, flags)
+        step_table = step.table(flags)
         if step_table is not None:
             _compose_into(table, step_table)
             continue
@@ -76,18 +76,6 @@ def _op_for(name: str, fn: Callable[[str, NormalizeFlags], str], flags: Normaliz
 
 def _call_step(fn: Callable[[str, NormalizeFlags], str], flags: NormalizeFlags, text: str) -> str:
     return fn(text, flags)
-
-
-def _table_of(step_name: str, flags: NormalizeFlags) -> dict[int, int | None] | None:
-    """The per-character table a step amounts to, or None when it is not one."""
-    if step_name == "kana":
-        return {cp: cp - 0x60 for cp in range(0x30A1, 0x30F7)}
-    if step_name == "punctuation":
-        target = None if flags.punctuation is PunctuationMode.DELETE else ord(" ")
-        return {ord(c): target for c in flags.punctuation_chars}
-    if step_name == "whitespace" and flags.whitespace is WhitespaceMode.DELETE:
-        return {ord(c): None for c in JS_WHITESPACE}
-    return None
 
 
 def _compose_into(table: dict[int, int | None], then: dict[int, int | None]) -> None:
@@ -175,13 +163,18 @@ class NormalizedText:
     ``starts[i]``/``ends[i]`` is the span of :attr:`original` that produced
     character ``i`` of :attr:`text`. Spans always cover whole original characters;
     one original character may produce several normalized ones and vice versa.
+    The maps are compact read-only sequences (``array('I')``, 4 bytes per entry):
+    index, slice, iterate or ``list()`` them; do not modify them.
     """
 
     original: str
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: Sequence[int]
+    ends: Sequence[int]
     flags: NormalizeFlags
+
+    def __hash__(self) -> int:  # the maps follow from the rest (and arrays are unhashable)
+        return hash((self.original, self.text, self.flags))
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The smallest original span covering normalized ``text[start:end]``."""
@@ -252,7 +245,7 @@ def normalize_with_offsets(
         if not mapped.text:
             break
         mapped = step.mapped(mapped, resolved)
-    return NormalizedText(text, mapped.text, tuple(mapped.starts), tuple(mapped.ends), resolved)
+    return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
 
 
 @dataclass(frozen=True, slots=True)

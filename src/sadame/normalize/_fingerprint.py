@@ -16,12 +16,10 @@ from functools import lru_cache
 from importlib import resources
 
 from sadame.normalize._core import normalize
-from sadame.normalize._presets import PRESETS
+from sadame.normalize._presets import CONTRACT_VERSION, PRESETS
 
 __all__ = ["CONTRACT_VERSION", "ContractInfo", "contract_info", "fingerprint", "probe_corpus"]
 
-#: Bumped (with a CHANGELOG entry) whenever any preset's output changes.
-CONTRACT_VERSION = "1"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,38 @@ kind or the end of the line, so the total work is linear in the input length.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterable
+from typing import Protocol
 
-__all__ = ["markdown_keep"]
+__all__ = ["markdown_keep", "markdown_mask"]
+
+
+class _Sink(Protocol):
+    """Where kept positions go, in order: an array of positions or a mask."""
+
+    def append(self, position: int, /) -> None: ...
+
+    def extend(self, positions: Iterable[int], /) -> None: ...
+
+
+class _Mask:
+    """Kept positions as one flag byte per character (1 byte instead of 4 per position)."""
+
+    __slots__ = ("flags",)
+
+    def __init__(self, size: int) -> None:
+        self.flags = bytearray(size)
+
+    def append(self, position: int, /) -> None:
+        self.flags[position] = 1
+
+    def extend(self, positions: Iterable[int], /) -> None:
+        if isinstance(positions, range) and positions.step == 1:
+            self.flags[positions.start : positions.stop] = b"\x01" * len(positions)
+            return
+        for position in positions:
+            self.flags[position] = 1
 
 # Line-leading markers: indentation, then blockquote markers, then one heading,
 # bullet or ordered-list marker, each followed by at least one space.
@@ -33,7 +63,7 @@ _INLINE: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ANY_INLINE = re.compile(r"[\[*_~`]")
 
 
-def _apply_inline(text: str, start: int, end: int, out: list[int]) -> None:
+def _apply_inline(text: str, start: int, end: int, out: _Sink) -> None:
     """Append to ``out`` the positions ``start..end`` of ``text`` kept after inline stripping."""
     segment = text[start:end]
     if not _ANY_INLINE.search(segment):
@@ -57,7 +87,7 @@ def _apply_inline(text: str, start: int, end: int, out: list[int]) -> None:
     out.extend(positions)
 
 
-def _strip_line(text: str, start: int, end: int, out: list[int]) -> None:
+def _strip_line(text: str, start: int, end: int, out: _Sink) -> None:
     marker = _LINE_MARKER.match(text, start, end)
     # Indentation alone is not a marker: it stays for the whitespace step to handle.
     pos = marker.end() if marker and text[start : marker.end()].strip(" \t") else start
@@ -70,14 +100,26 @@ def _strip_line(text: str, start: int, end: int, out: list[int]) -> None:
     _apply_inline(text, pos, end, out)
 
 
-def markdown_keep(text: str) -> list[int]:
-    """Positions of ``text`` that survive Markdown stripping, in order.
+def markdown_keep(text: str) -> array[int]:
+    """Positions of ``text`` that survive Markdown stripping, in order (a compact array).
 
     >>> s = "- **安定性**: 不足"
     >>> "".join(s[i] for i in markdown_keep(s))
     '安定性: 不足'
     """
-    out: list[int] = []
+    out: array[int] = array("I")
+    _strip(text, out)
+    return out
+
+
+def markdown_mask(text: str) -> bytearray:
+    """One byte per character of ``text``: 1 where it survives Markdown stripping."""
+    mask = _Mask(len(text))
+    _strip(text, mask)
+    return mask.flags
+
+
+def _strip(text: str, out: _Sink) -> None:
     start = 0
     length = len(text)
     while start <= length:
@@ -88,4 +130,3 @@ def markdown_keep(text: str) -> list[int]:
             break
         out.append(newline)
         start = newline + 1
-    return out

@@ -6,6 +6,10 @@
 
 Together with ``_core`` (its fast path) this is the only code of sadame that calls
 :func:`unicodedata.normalize`.
+
+The offset maps are compact ``array('I')`` (4 bytes per character, not a Python int
+object each), built by slicing and extending whole runs; no step holds a Python object
+per character, so a result keeps about 8 bytes per character besides its text.
 """
 
 from __future__ import annotations
@@ -13,12 +17,20 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sadame.normalize._flags import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode
-from sadame.normalize._markdown import markdown_keep
+from sadame.normalize._flags import (
+    CJK_RANGES,
+    JS_WHITESPACE,
+    Equivalence,
+    NormalizeFlags,
+    PunctuationMode,
+    WhitespaceMode,
+)
+from sadame.normalize._markdown import markdown_keep, markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
@@ -26,11 +38,110 @@ __all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
 _KATAKANA_FIRST = 0x30A1  # ァ
 _KATAKANA_LAST = 0x30F6  # ヶ
 _KANA_SHIFT = 0x60
-_KANA_TABLE: dict[int, int] = {
+_KANA_TABLE: dict[int, int | None] = {
     cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
 }
 _WS_SET = frozenset(JS_WHITESPACE)
-_WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+_WS_RUN = re.compile(_WS_CLASS + "+")
+_CJK_CLASS = "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in CJK_RANGES) + "]"
+_CJK_CHAR = re.compile(_CJK_CLASS)
+# After every whitespace run became one ASCII space: the spaces the ``cjk`` mode deletes,
+# those after or before a CJK character. The pattern starts with a literal space, so the
+# scan jumps from space to space; each test looks at one neighbour.
+_CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
+_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
+_COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
+_WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
+
+
+OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
+_BLOCK = 1 << 11  # positions copied or selected at once (bounds temporary objects)
+_JOIN_EVERY = 256  # small output strings joined into one at a time
+
+
+def offsets(values: Iterable[int] = ()) -> array[int]:
+    """A compact offset map (see the module docstring)."""
+    return array(OFFSET_TYPE, values)
+
+
+class _Builder:
+    """The output maps of a step, allocated once at their final size (or an upper bound)
+    and filled in order: no regrowth, so no transient copy of a whole map."""
+
+    __slots__ = ("ends", "pos", "starts")
+
+    def __init__(self, size: int) -> None:
+        self.starts = offsets((0,)) * size
+        self.ends = offsets((0,)) * size
+        self.pos = 0
+
+    def copy(self, m: Mapped, a: int, b: int) -> None:
+        """Append the spans of ``m``'s characters ``a..b``, a block at a time."""
+        for lo in range(a, b, _BLOCK):
+            hi = min(b, lo + _BLOCK)
+            at = self.pos
+            self.starts[at : at + hi - lo] = m.starts[lo:hi]
+            self.ends[at : at + hi - lo] = m.ends[lo:hi]
+            self.pos = at + hi - lo
+
+    def repeat(self, start: int, end: int, count: int) -> None:
+        """Append ``count`` characters that all span ``[start, end)``."""
+        at = self.pos
+        if at + count > len(self.starts):  # only a step that may grow the text gets here
+            extra = offsets((0,)) * max(count, len(self.starts) // 8)
+            self.starts.extend(extra)
+            self.ends.extend(extra)
+        self.starts[at : at + count] = offsets((start,)) * count
+        self.ends[at : at + count] = offsets((end,)) * count
+        self.pos = at + count
+
+    def pick(self, m: Mapped, block: list[int]) -> None:
+        """Append the spans of ``m``'s characters at the positions in ``block``."""
+        at = self.pos
+        self.starts[at : at + len(block)] = offsets(map(m.starts.__getitem__, block))
+        self.ends[at : at + len(block)] = offsets(map(m.ends.__getitem__, block))
+        self.pos = at + len(block)
+
+    def done(self, text: str) -> Mapped:
+        if self.pos != len(self.starts):
+            del self.starts[self.pos :]
+            del self.ends[self.pos :]
+        if self.pos != len(text):  # pragma: no cover - a step's maps must match its text
+            raise AssertionError(f"offset maps of {self.pos} for a text of {len(text)}")
+        return Mapped(text, self.starts, self.ends)
+
+
+class _Text:
+    """Output text built from many small pieces, joined as it grows (few live objects)."""
+
+    __slots__ = ("done", "pieces")
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.done: list[str] = []
+
+    def add(self, piece: str) -> None:
+        self.pieces.append(piece)
+        if len(self.pieces) >= _JOIN_EVERY:
+            self.done.append("".join(self.pieces))
+            self.pieces = []
+
+    def text(self) -> str:
+        self.done.append("".join(self.pieces))
+        self.pieces = []
+        return "".join(self.done)
+
+
+def _blocks(keep: Iterable[int]) -> Iterator[list[int]]:
+    block: list[int] = []
+    for index in keep:
+        block.append(index)
+        if len(block) == _BLOCK:
+            yield block
+            block = []
+    if block:
+        yield block
 
 
 @dataclass(slots=True)
@@ -38,19 +149,26 @@ class Mapped:
     """Text plus, for each of its characters, the original span ``[starts[i], ends[i])``."""
 
     text: str
-    starts: list[int]
-    ends: list[int]
+    starts: array[int]
+    ends: array[int]
 
     @classmethod
     def identity(cls, text: str) -> Mapped:
-        return cls(text, list(range(len(text))), list(range(1, len(text) + 1)))
+        return cls(text, offsets(range(len(text))), offsets(range(1, len(text) + 1)))
 
-    def select(self, keep: list[int]) -> Mapped:
-        return Mapped(
-            "".join(map(self.text.__getitem__, keep)),
-            list(map(self.starts.__getitem__, keep)),
-            list(map(self.ends.__getitem__, keep)),
-        )
+    def select(self, keep: Iterable[int], size: int) -> Mapped:
+        """The ``size`` characters at positions ``keep`` (ascending), a block at a time."""
+        pieces: list[str] = []
+        out = _Builder(size)
+        for block in _blocks(keep):
+            pieces.append("".join(map(self.text.__getitem__, block)))
+            out.pick(self, block)
+        return out.done("".join(pieces))
+
+    def drop(self, chars: frozenset[str]) -> Mapped:
+        """Without the characters in ``chars``."""
+        size = len(self.text) - sum(self.text.count(c) for c in chars)
+        return self.select((i for i, c in enumerate(self.text) if c not in chars), size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +177,9 @@ class Step:
     enabled: Callable[[NormalizeFlags], bool]
     text: Callable[[str, NormalizeFlags], str]
     mapped: Callable[[Mapped, NormalizeFlags], Mapped]
+    #: the per-character ``str.translate`` table the step amounts to under these flags, when it
+    #: is one (so the fused plan can merge it with its neighbours); None when it is not
+    table: Callable[[NormalizeFlags], dict[int, int | None] | None] = lambda _flags: None
 
 
 # -- nfkc ---------------------------------------------------------------------------
@@ -128,52 +249,92 @@ def _unstable_pattern() -> re.Pattern[str]:
     return re.compile(f"[{parts}]|[\U00010000-\U0010FFFF]")
 
 
-def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    text = m.text
-    if unicodedata.is_normalized("NFKC", text):
-        return m
-    # Regions around characters NFKC may change; chunks inside a region are the
-    # units NFKC treats independently. Every output character of a chunk gets the
-    # span of its whole chunk; text between regions is copied as is.
-    regions: list[tuple[int, int]] = []
+def _nfkc_regions(text: str) -> Iterator[tuple[int, int]]:
+    """Regions around characters NFKC may change, each from a chunk start to a chunk
+    start, merged when they touch, in order (a generator: no list of regions is kept).
+
+    Chunks inside a region are the units NFKC treats independently.
+    """
+    current: tuple[int, int] | None = None
     for hit in _unstable_pattern().finditer(text):
+        if current is not None and hit.start() < current[1]:
+            continue  # inside the region just found: walking back again would be quadratic
         start = hit.start()
         while start > 0 and not _starts_chunk(text[start]):
             start -= 1
         end = hit.start() + 1
         while end < len(text) and not _starts_chunk(text[end]):
             end += 1
-        if regions and start <= regions[-1][1]:
-            regions[-1] = (regions[-1][0], max(end, regions[-1][1]))
-        else:
-            regions.append((start, end))
-    out_chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+        if current is not None and start <= current[1]:
+            current = (current[0], max(end, current[1]))
+            continue
+        if current is not None:
+            yield current
+        current = (start, end)
+    if current is not None:
+        yield current
+
+
+@lru_cache(maxsize=4096)
+def _nfkc_char(char: str) -> str:
+    return unicodedata.normalize("NFKC", char)
+
+
+def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    # Every output character of a chunk gets the span of its whole chunk; text
+    # between regions is copied as is. A one-character region (the common case:
+    # ``１``, ``ｱ``, ``…``) takes a short path. The output is joined as it grows, so
+    # no string object per region outlives a block.
+    text = m.text
+    if unicodedata.is_normalized("NFKC", text):
+        return m
+    out = _Builder(len(text))  # NFKC rarely lengthens a text; repeat() grows it then
+    chars = _Text()
     pos = 0
-    for region_start, region_end in regions:
-        out_chars.append(text[pos:region_start])
-        starts.extend(m.starts[pos:region_start])
-        ends.extend(m.ends[pos:region_start])
-        bounds = [region_start]
-        bounds.extend(i for i in range(region_start + 1, region_end) if _starts_chunk(text[i]))
-        bounds.append(region_end)
-        for a, b in itertools.pairwise(bounds):
-            piece = unicodedata.normalize("NFKC", text[a:b])
-            span_start, span_end = m.starts[a], m.ends[b - 1]
-            out_chars.append(piece)
-            starts.extend([span_start] * len(piece))
-            ends.extend([span_end] * len(piece))
+    for region_start, region_end in _nfkc_regions(text):
+        chars.add(text[pos:region_start])
+        out.copy(m, pos, region_start)
+        if region_end - region_start == 1:
+            region: str | None = _nfkc_char(text[region_start])
+            out.repeat(m.starts[region_start], m.ends[region_start], len(region or ""))
+        else:
+            region = _nfkc_region(m, region_start, region_end, out)
+        if region is None:  # pragma: no cover - safety net, property-tested never to trigger
+            whole = unicodedata.normalize("NFKC", text)
+            return Mapped(whole, offsets([m.starts[0]]) * len(whole), offsets([m.ends[-1]]) * len(whole))
+        chars.add(region)
         pos = region_end
-    out_chars.append(text[pos:])
-    starts.extend(m.starts[pos:])
-    ends.extend(m.ends[pos:])
-    joined = "".join(out_chars)
-    whole = unicodedata.normalize("NFKC", text)
-    if joined != whole:  # pragma: no cover - safety net, property-tested never to trigger
-        span = (m.starts[0], m.ends[-1])
-        return Mapped(whole, [span[0]] * len(whole), [span[1]] * len(whole))
-    return Mapped(joined, starts, ends)
+    chars.add(text[pos:])
+    out.copy(m, pos, len(text))
+    return out.done(chars.text())
+
+
+def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -> str | None:
+    """NFKC of one region chunk by chunk, each output character spanning its whole chunk.
+
+    Checked block by block against NFKC of the block as a whole (None on a mismatch);
+    the blocks end at chunk starts, so the temporary memory stays bounded.
+    """
+    text = m.text
+    bounds = itertools.chain(
+        (region_start,),
+        (i for i in range(region_start + 1, region_end) if _starts_chunk(text[i])),
+        (region_end,),
+    )
+    pieces: list[str] = []
+    done: list[str] = []
+    block_start = region_start
+    for a, b in itertools.pairwise(bounds):
+        piece = unicodedata.normalize("NFKC", text[a:b])
+        pieces.append(piece)
+        out.repeat(m.starts[a], m.ends[b - 1], len(piece))
+        if len(pieces) == _JOIN_EVERY or b == region_end:
+            joined = "".join(pieces)
+            if joined != unicodedata.normalize("NFKC", text[block_start:b]):
+                return None
+            done.append(joined)
+            pieces, block_start = [], b
+    return "".join(done)
 
 
 # -- markdown_strip -------------------------------------------------------------------
@@ -184,7 +345,8 @@ def _markdown_text(text: str, flags: NormalizeFlags) -> str:
 
 
 def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    return m.select(markdown_keep(m.text))
+    mask = markdown_mask(m.text)
+    return m.select(itertools.compress(range(len(mask)), mask), mask.count(1))
 
 
 # -- numeric ------------------------------------------------------------------------
@@ -198,24 +360,18 @@ def _numeric_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     matches = scan_numeric(m.text)
     if not matches:
         return m
-    chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+    chars = _Text()
+    out = _Builder(len(m.text) + sum(len(x.replacement) - (x.end - x.start) for x in matches))
     pos = 0
     for match in matches:
-        chars.append(m.text[pos : match.start])
-        starts.extend(m.starts[pos : match.start])
-        ends.extend(m.ends[pos : match.start])
-        span_start = m.starts[match.start]
-        span_end = max(m.ends[match.start : match.end])
-        chars.append(match.replacement)
-        starts.extend([span_start] * len(match.replacement))
-        ends.extend([span_end] * len(match.replacement))
+        chars.add(m.text[pos : match.start])
+        out.copy(m, pos, match.start)
+        chars.add(match.replacement)
+        out.repeat(m.starts[match.start], max(m.ends[match.start : match.end]), len(match.replacement))
         pos = match.end
-    chars.append(m.text[pos:])
-    starts.extend(m.starts[pos:])
-    ends.extend(m.ends[pos:])
-    return Mapped("".join(chars), starts, ends)
+    chars.add(m.text[pos:])
+    out.copy(m, pos, len(m.text))
+    return out.done(chars.text())
 
 
 # -- casefold -----------------------------------------------------------------------
@@ -253,17 +409,33 @@ def _casefold_text(text: str, flags: NormalizeFlags) -> str:
     )
 
 
+def _lower_by_lines(text: str) -> str:
+    """``text.lower()`` a block of lines at a time (str.lower allocates 12 bytes per
+    character of its input at once). A newline is neither cased nor case-ignorable, so
+    splitting right after one cannot change a Final_Sigma decision."""
+    parts: list[str] = []
+    start = 0
+    while start < len(text):
+        cut = text.find("\n", start + _BLOCK)
+        end = len(text) if cut == -1 else cut + 1
+        parts.append(text[start:end].lower())
+        start = end
+    return "".join(parts)
+
+
 def _casefold_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    lowered = _casefold_text(m.text, flags)
-    widths = [len(c.lower()) for c in m.text]
-    starts: list[int] = []
-    ends: list[int] = []
-    for i, width in enumerate(widths):
-        starts.extend([m.starts[i]] * width)
-        ends.extend([m.ends[i]] * width)
+    if _sigma_context_table(flags) is None or "Σ" not in m.text:
+        lowered = _lower_by_lines(m.text)
+    else:
+        lowered = _casefold_text(m.text, flags)
+    if len(lowered) == len(m.text):  # no character lower-cases to more than one: spans stay
+        return Mapped(lowered, m.starts, m.ends)
+    out = _Builder(len(lowered))
+    for i, char in enumerate(m.text):
+        out.repeat(m.starts[i], m.ends[i], len(char.lower()))
     # Per-character widths equal the whole-string widths (Final_Sigma is 1:1), so
     # the context-sensitive whole-string result can be used with per-char spans.
-    return Mapped(lowered, starts, ends)
+    return out.done(lowered)
 
 
 # -- kana ---------------------------------------------------------------------------
@@ -293,43 +465,129 @@ def _punctuation_text(text: str, flags: NormalizeFlags) -> str:
 def _punctuation_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     chars = frozenset(flags.punctuation_chars)
     if flags.punctuation is PunctuationMode.DELETE:
-        return m.select([i for i, c in enumerate(m.text) if c not in chars])
+        return m.drop(chars)
     return Mapped(_punctuation_text(m.text, flags), m.starts, m.ends)
+
+
+# -- equivalences -------------------------------------------------------------------
+
+
+def _wrapping_pair(text: str) -> tuple[int, int] | None:
+    """Positions of a bracket pair that wraps the whole ``text`` (outer whitespace
+    aside), or None. ``「A」と「B」`` is not wrapped: its first ``」`` closes early."""
+    if text[:1] not in _WRAPPERS and text[:1] not in _WS_SET:
+        return None  # the common case, decided without a loop
+    i = 0
+    while i < len(text) and text[i] in _WS_SET:
+        i += 1
+    j = len(text) - 1
+    while j > i and text[j] in _WS_SET:
+        j -= 1
+    if j <= i + 1 or _WRAPPERS.get(text[i]) != text[j]:
+        return None
+    opener, closer = text[i], text[j]
+    inner = text[i + 1 : j]
+    if opener == closer:
+        return None if opener in inner else (i, j)
+    depth = 0
+    for char in inner:
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth < 0:
+                return None
+    return (i, j) if depth == 0 else None
+
+
+def _equivalences_text(text: str, flags: NormalizeFlags) -> str:
+    # The same transformation as _equivalences_mapped, without offsets; each rule is
+    # skipped outright (a C-level ``in``) when its characters are absent.
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(text)
+        if pair is not None:
+            i, j = pair
+            text = text[:i] + text[i + 1 : j] + text[j + 1 :]
+    if Equivalence.COMMA in chosen and ("," in text or "，" in text):
+        text = _COMMA.sub("、", text)
+    if Equivalence.COLON_SPACE in chosen and (":" in text or "：" in text):
+        text = _COLON_SPACE.sub(r"\1", text)
+    return text
+
+
+def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    chosen = flags.equivalences
+    if Equivalence.WRAPPING_QUOTES in chosen:
+        pair = _wrapping_pair(m.text)
+        if pair is not None:
+            m = _drop_positions(m, pair)
+    if Equivalence.COMMA in chosen and m.text:
+        m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
+    if Equivalence.COLON_SPACE in chosen and m.text:
+        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
+        if dropped:
+            m = _drop_positions(m, dropped)
+    return m
+
+
+def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
+    """``m`` without the characters at ``positions`` (ascending): kept ranges copied whole."""
+    texts = _Text()
+    out = _Builder(len(m.text) - len(positions))
+    pos = 0
+    for gone in (*positions, len(m.text)):
+        texts.add(m.text[pos:gone])
+        out.copy(m, pos, gone)
+        pos = gone + 1
+    return out.done(texts.text())
 
 
 # -- whitespace ---------------------------------------------------------------------
 
-_WS_DELETE_TABLE: dict[int, None] = {ord(c): None for c in JS_WHITESPACE}
+_WS_DELETE_TABLE: dict[int, int | None] = {ord(c): None for c in JS_WHITESPACE}
+
+
+def _whitespace_table(flags: NormalizeFlags) -> dict[int, int | None] | None:
+    return dict(_WS_DELETE_TABLE) if flags.whitespace is WhitespaceMode.DELETE else None
 
 
 def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     if flags.whitespace is WhitespaceMode.DELETE:
         return text.translate(_WS_DELETE_TABLE)
+    if flags.whitespace is WhitespaceMode.CJK:
+        return _CJK_SPACE.sub("", _WS_RUN.sub(" ", text)).strip(" ")
     return _WS_RUN.sub(" ", text).strip(" ")
+
+
+def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
+    """True when the ``cjk`` mode turns the whitespace run ``text[start:end]`` into one space."""
+    if start == 0 or end == len(text):
+        return False
+    return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
 
 
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
-        return m.select([i for i, c in enumerate(m.text) if c not in _WS_SET])
-    chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+        return m.drop(_WS_SET)
+    cjk = flags.whitespace is WhitespaceMode.CJK
+    chars = _Text()
+    out = _Builder(len(m.text))  # an upper bound: runs only shrink
     pos = 0
     for run in _WS_RUN.finditer(m.text):
-        chars.append(m.text[pos : run.start()])
-        starts.extend(m.starts[pos : run.start()])
-        ends.extend(m.ends[pos : run.start()])
-        leading = run.start() == 0
-        trailing = run.end() == len(m.text)
-        if not leading and not trailing:
-            chars.append(" ")
-            starts.append(m.starts[run.start()])
-            ends.append(max(m.ends[run.start() : run.end()]))
+        chars.add(m.text[pos : run.start()])
+        out.copy(m, pos, run.start())
+        if cjk:
+            keep = _cjk_keeps_run(m.text, run.start(), run.end())
+        else:  # leading and trailing runs go
+            keep = run.start() != 0 and run.end() != len(m.text)
+        if keep:
+            chars.add(" ")
+            out.repeat(m.starts[run.start()], max(m.ends[run.start() : run.end()]), 1)
         pos = run.end()
-    chars.append(m.text[pos:])
-    starts.extend(m.starts[pos:])
-    ends.extend(m.ends[pos:])
-    return Mapped("".join(chars), starts, ends)
+    chars.add(m.text[pos:])
+    out.copy(m, pos, len(m.text))
+    return out.done(chars.text())
 
 
 STEPS: tuple[Step, ...] = (
@@ -337,18 +595,26 @@ STEPS: tuple[Step, ...] = (
     Step("markdown_strip", lambda f: f.markdown_strip, _markdown_text, _markdown_mapped),
     Step("numeric", lambda f: f.numeric, _numeric_text, _numeric_mapped),
     Step("casefold", lambda f: f.casefold, _casefold_text, _casefold_mapped),
-    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped),
+    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped, lambda _f: dict(_KANA_TABLE)),
     Step(
         "punctuation",
         lambda f: f.punctuation is not PunctuationMode.KEEP,
         _punctuation_text,
         _punctuation_mapped,
+        lambda f: dict(_punctuation_table(f.punctuation, f.punctuation_chars)),
+    ),
+    Step(
+        "equivalences",
+        lambda f: bool(f.equivalences),
+        _equivalences_text,
+        _equivalences_mapped,
     ),
     Step(
         "whitespace",
         lambda f: f.whitespace is not WhitespaceMode.KEEP,
         _whitespace_text,
         _whitespace_mapped,
+        _whitespace_table,
     ),
 )
 

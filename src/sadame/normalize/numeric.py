@@ -747,6 +747,24 @@ def _quantity(text: str, num: _Num, include: bool) -> _Quantity:
     )  # fmt: skip
 
 
+def _is_iso_year_month(text: str, sep: int, a_end: int, b_start: int, a_num: _Num, b_num: _Num) -> bool:
+    """``A-B`` written tight, a four-digit year then a two-digit month, and nothing after it
+    that would make it part of a longer date or a quantity."""
+    return (
+        text[sep] == "-"
+        and sep == a_end
+        and b_start == sep + 1
+        and _YEAR_CANON.fullmatch(a_num.canon) is not None
+        and _MONTH2.fullmatch(b_num.canon) is not None
+        and not (a_num.start and text[a_num.start - 1] in "/-.")
+        and not _numeral_follows(text, b_num.end)
+        and not (
+            text[b_num.end : b_num.end + 1] in ("/", "-", ".", ",") and _numeral_follows(text, b_num.end + 1)
+        )
+        and not text.startswith(("%", "割", "パーセント"), _skip(text, b_num.end))
+    )
+
+
 def _range(text: str, a: _Quantity, include: bool) -> tuple[list[NumericMatch], int] | None:
     """``A〜B`` with a bare A taking B's multiplier, or None when it is not such a range."""
     k = _skip(text, a.end)
@@ -767,19 +785,7 @@ def _range(text: str, a: _Quantity, include: bool) -> tuple[list[NumericMatch], 
     a_num = a.num
     if a_num.unknown_prefix:
         return None
-    if (
-        text[k] == "-"
-        and k == a.end
-        and b_start == k + 1
-        and _YEAR_CANON.fullmatch(a_num.canon)
-        and _MONTH2.fullmatch(b_num.canon)
-        and not (a_num.start and text[a_num.start - 1] in "/-.")
-        and not _numeral_follows(text, b_num.end)
-        and not (
-            text[b_num.end : b_num.end + 1] in ("/", "-", ".", ",") and _numeral_follows(text, b_num.end + 1)
-        )
-        and not text.startswith(("%", "割", "パーセント"), _skip(text, b_num.end))
-    ):
+    if _is_iso_year_month(text, k, a.end, b_start, a_num, b_num):
         # 千6-十 reads 1006-10, an ISO year-month: say so now, as a second pass would.
         iso = f"{a_num.canon}-{b_num.canon}"
         return [NumericMatch(a_num.start, b_num.end, iso, "date", iso)], b_num.end

@@ -2,7 +2,7 @@
 
 One case per line::
 
-    {"id": "bold-01", "source_path": "sources/adr.md", "preset": "decoration",
+    {"id": "bold-01", "source_path": "sources/adr.md", "preset": "quote",
      "quotes": [{"text": "安定性: 不足", "expect": "normalized", "expect_span": "**安定性**: 不足"},
                 "expectation-free quotes are allowed too"],
      "claims": [{"text": "売上は1億2000万円", "expect": "grounded", "expect_grounded": [true]}],
@@ -14,6 +14,10 @@ One case per line::
   ``expect_span`` (the original text of the first span), ``expect_grounded``
   (one boolean per numeric expression of the claim, in order). For claims, ``expect``
   may also be ``true`` (= ``grounded``) or ``false`` (anything but ``grounded``).
+  For quotes, ``faithful`` (a boolean) says whether the quote really is the source's
+  text; the report then counts *right* (faithful and found at the expected span, or
+  not faithful and missing), *wrong* (not faithful but verified -- a false find -- or
+  found at another span) and *no answer* (faithful but not found).
 * optional: ``preset`` (default ``decoration``), ``fuzzy``, ``threshold``, ``kinds``, ``note``.
 
 Blank lines and lines starting with ``#`` are ignored. A malformed line is an
@@ -38,7 +42,7 @@ __all__ = ["CaseResult", "EvalCase", "EvalItem", "EvalReport", "load_cases", "ru
 _CASE_KEYS = frozenset(
     {"id", "source", "source_path", "quotes", "claims", "preset", "fuzzy", "threshold", "kinds", "note"}
 )
-_ITEM_KEYS = frozenset({"text", "expect", "expect_span", "expect_grounded", "note"})
+_ITEM_KEYS = frozenset({"text", "expect", "expect_span", "expect_grounded", "faithful", "note"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,7 @@ class EvalItem:
     expect: str | None = None
     expect_span: str | None = None
     expect_grounded: tuple[bool, ...] | None = None
+    faithful: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +65,7 @@ class EvalCase:
     source: str
     quotes: tuple[EvalItem, ...]
     claims: tuple[EvalItem, ...]
-    preset: str = "decoration"
+    preset: str = "quote"
     fuzzy: bool = False
     threshold: float | None = None
     kinds: tuple[str, ...] | None = None
@@ -130,7 +135,21 @@ class EvalReport:
             "expectations_met": checked - failures,
             "quotes": quote_counts,
             "claims": claim_counts,
+            "faithfulness": self.faithfulness(),
         }
+
+    def faithfulness(self) -> dict[str, int]:
+        """Right / wrong / no-answer counts over the quotes marked ``faithful`` (true or false)."""
+        tally = dict.fromkeys(
+            ("faithful", "faithful_found", "near_misses", "false_finds", "right", "wrong", "no_answer"), 0
+        )
+        for case in self.cases:
+            if case.quotes is None:
+                continue
+            for item, gate_item in zip(case.case.quotes, case.quotes.items, strict=True):
+                if item.faithful is not None:
+                    _tally(tally, item, gate_item.result)
+        return tally
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -139,6 +158,21 @@ class EvalReport:
             "summary": self.summary(),
             "cases": [c.to_dict() for c in self.cases],
         }
+
+
+def _tally(tally: dict[str, int], item: EvalItem, result: QuoteResult | ClaimResult) -> None:
+    found = result.verified
+    span = result.span.text if isinstance(result, QuoteResult) and result.span else None
+    span_ok = item.expect_span is None or span == item.expect_span
+    if item.faithful:
+        tally["faithful"] += 1
+        tally["faithful_found"] += found
+        outcome = "no_answer" if not found else "right" if span_ok else "wrong"
+    else:
+        tally["near_misses"] += 1
+        tally["false_finds"] += found
+        outcome = "wrong" if found else "right"
+    tally[outcome] += 1
 
 
 # -- loading ------------------------------------------------------------------------
@@ -169,7 +203,10 @@ def _item(raw: Any, what: str, statuses: tuple[str, ...], path: Path, line: int)
         not isinstance(grounded, list) or not all(isinstance(g, bool) for g in grounded)
     ):
         raise _fail(path, line, "expect_grounded must be a list of booleans")
-    return EvalItem(raw["text"], expect, span, tuple(grounded) if grounded is not None else None)
+    faithful = raw.get("faithful")
+    if faithful is not None and (not isinstance(faithful, bool) or what != "quotes"):
+        raise _fail(path, line, "faithful must be a boolean, on quotes only")
+    return EvalItem(raw["text"], expect, span, tuple(grounded) if grounded is not None else None, faithful)
 
 
 def _case(data: Any, path: Path, line: int, sources: dict[Path, str]) -> EvalCase:
@@ -206,7 +243,7 @@ def _case(data: Any, path: Path, line: int, sources: dict[Path, str]) -> EvalCas
         source=source,
         quotes=tuple(_item(q, "quotes", QUOTE_STATUSES, path, line) for q in quotes),
         claims=tuple(_item(c, "claims", CLAIM_STATUSES, path, line) for c in claims),
-        preset=str(data.get("preset", "decoration")),
+        preset=str(data.get("preset", "quote")),
         fuzzy=bool(data.get("fuzzy", False)),
         threshold=data.get("threshold"),
         kinds=tuple(kinds) if isinstance(kinds, list) else None,

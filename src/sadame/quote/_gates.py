@@ -192,7 +192,7 @@ class Gate:
     name: str
     kind: GateKind
     path: str | None = None
-    preset: str = "decoration"
+    preset: str = "quote"
     fuzzy: bool = False
     threshold: float | None = None
     min_verified_rate: float = 1.0
@@ -260,7 +260,7 @@ def evidence_spans_gate(
     path: str = "evidence_spans[].text",
     *,
     name: str = "evidence_spans",
-    preset: str = "decoration",
+    preset: str = "quote",
     fuzzy: bool = False,
     threshold: float | None = None,
     min_verified_rate: float = 1.0,
@@ -278,13 +278,14 @@ def evidence_spans_gate(
 def quote_list_gate(
     *,
     name: str = "quotes",
-    preset: str = "decoration",
+    preset: str = "quote",
     fuzzy: bool = False,
     threshold: float | None = None,
     min_verified_rate: float = 1.0,
+    max_spans: int = DEFAULT_MAX_SPANS,
 ) -> Gate:
-    """A gate over a plain list of quotes."""
-    return Gate(name, "quotes", None, preset, fuzzy, threshold, min_verified_rate)
+    """A gate over a plain list of quotes (at most ``max_spans`` spans reported per quote)."""
+    return Gate(name, "quotes", None, preset, fuzzy, threshold, min_verified_rate, max_spans=max_spans)
 
 
 def claims_gate(

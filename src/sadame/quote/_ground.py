@@ -14,6 +14,29 @@ Two expressions are the same value when their canonical spellings are equal
 ``1億2000万円``, ``120,000,000円`` and ``一億二千万円`` all read ``120000000円``;
 ``1億円`` does not. ``2026年7月`` (``2026-07``) does not ground ``2026年7月18日``.
 
+Units (decided here, on top of the scanner's values; the contract's output is untouched):
+
+* Currency signs: ``¥``/``￥`` before a number is ``円`` and ``$``/``＄`` is ``ドル``
+  (``￥120,000,000`` = ``1億2000万円`` = ``120000000円``; ``$1,200`` = ``1,200ドル``);
+  ``米ドル`` is ``ドル``. A currency-sign number has kind ``amount``.
+* Durations: a number of ``秒``, ``分``/``分間`` or ``時間`` is compared in seconds, with
+  ``半`` after ``分`` or ``時間`` adding half that unit: ``2分`` = ``120秒``,
+  ``1時間半`` = ``90分`` = ``5400秒``. Not durations: ``時`` (a clock time), ``日``,
+  ``週``, ``月``, ``年`` (a calendar position or a length that varies), and ``5分の1``
+  (a fraction).
+* Every mention has a ``category`` for people to read: ``money`` (円, ドル, ユーロ ...),
+  ``count`` (人, 名, 件, 社, 個, 台 ... -- counts, never money), ``percent``, ``date``,
+  ``duration``, ``quantity`` (any other unit: 倍, 階, km, 年 ...) and ``number``.
+  ``kinds=`` still filters by the scanner's kinds (``number``, ``amount``, ``percent``, ``date``).
+
+Output is capped: each number reports at most :data:`MAX_NUMBER_SPANS` source spans
+(``occurrences`` counts them all, ``truncated`` says some were left out) and a claim
+reports at most :data:`MAX_CLAIM_NUMBERS` numbers (its status still covers all of them;
+``truncated`` says so). A text with more than :data:`MAX_MENTIONS` numerals (a claim or a
+source) is scanned only up to there: later numbers are not checked (a claim's) or not
+indexed (a source's), and the result is ``truncated`` -- this can only make a claim less
+grounded, never more. The work is linear in the claim and the source.
+
 Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 (some), ``ungrounded`` (none), ``no_numbers`` (nothing to check -- not verified),
 ``invalid`` (the claim is not a string or is empty).
@@ -21,36 +44,73 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from decimal import Context, Decimal
 from typing import Any, Literal, get_args
 
-from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize_with_offsets
+from sadame.normalize import (
+    PRESETS,
+    NormalizedText,
+    NormalizeFlags,
+    WhitespaceMode,
+    normalize,
+    normalize_with_offsets,
+)
 from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 
 __all__ = [
     "GROUNDING_FLAGS",
+    "MAX_CLAIM_NUMBERS",
+    "MAX_MENTIONS",
+    "MAX_NUMBER_SPANS",
     "NUMERIC_KINDS",
     "ClaimResult",
     "ClaimStatus",
     "GroundedNumber",
+    "NumberCategory",
     "NumberIndex",
     "NumberMention",
     "ground_claims",
     "ground_numbers",
     "numeric_mentions",
+    "scan_mentions",
 ]
 
 ClaimStatus = Literal["grounded", "partial", "ungrounded", "no_numbers", "invalid"]
 CLAIM_STATUSES: tuple[str, ...] = get_args(ClaimStatus)
 NUMERIC_KINDS: tuple[str, ...] = get_args(NumericKind)
+NumberCategory = Literal["money", "count", "percent", "date", "duration", "quantity", "number"]
+
+_MONEY_UNITS: dict[str, str] = {
+    "円": "円", "銭": "銭", "ドル": "ドル", "米ドル": "ドル", "ユーロ": "ユーロ", "ポンド": "ポンド", "ウォン": "ウォン",
+}  # fmt: skip
+_COUNT_UNITS = frozenset(
+    ["人", "名", "件", "社", "個", "台", "枚", "冊", "店", "校", "軒", "匹", "頭", "羽", "株", "票", "棟", "戸", "世帯", "点", "か所", "カ所", "ヶ所", "ケ所", "箇所", "か国", "カ国", "ヶ国", "ケ国"]
+)
+_CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
+_SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
+#: Source spans reported per number of a claim.
+MAX_NUMBER_SPANS = 10
+#: Numbers reported per claim.
+MAX_CLAIM_NUMBERS = 1000
+#: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
+MAX_MENTIONS = 5_000
+_NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
+_CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
+
+_EXACT = Context(prec=400)  # exact for every number _convertible() lets through
+_MAX_DIGITS = 120
+_VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
 
 #: The ``numeric`` preset without its numeric step and without whitespace deletion:
 #: the steps that run *before* the numeric step (NFKC, Markdown stripping), so the
 #: scanner sees what the preset's scanner sees, and nothing that merges tokens.
 #: Derived from the preset, so a step added to the contract is inherited, not forgotten.
 GROUNDING_FLAGS: NormalizeFlags = replace(PRESETS["numeric"], numeric=False, whitespace=WhitespaceMode.KEEP)
+_NFKC_ONLY: NormalizeFlags = replace(GROUNDING_FLAGS, markdown_strip=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +122,7 @@ class NumberMention:
     end: int
     kind: str
     value: str
+    category: str = "number"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +131,7 @@ class NumberMention:
             "end": self.end,
             "kind": self.kind,
             "value": self.value,
+            "category": self.category,
         }
 
 
@@ -80,12 +142,16 @@ class GroundedNumber:
     mention: NumberMention
     grounded: bool
     spans: tuple[Span, ...] = ()
+    occurrences: int = 0
+    truncated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.mention.to_dict(),
             "grounded": self.grounded,
             "spans": [s.to_dict() for s in self.spans],
+            "occurrences": self.occurrences,
+            "truncated": self.truncated,
         }
 
 
@@ -97,6 +163,7 @@ class ClaimResult:
     status: ClaimStatus
     numbers: tuple[GroundedNumber, ...] = ()
     reason: str = ""
+    truncated: bool = False
 
     @property
     def verified(self) -> bool:
@@ -110,6 +177,7 @@ class ClaimResult:
             "verified": self.verified,
             "numbers": [n.to_dict() for n in self.numbers],
             "reason": self.reason,
+            "truncated": self.truncated,
         }
 
 
@@ -118,25 +186,76 @@ def _value_of(match: NumericMatch) -> str:
     return value if isinstance(value, str) and value else match.replacement
 
 
+def _fmt(value: Decimal) -> str:
+    """Exact decimal spelling without trailing zeros (the inputs are finite decimals)."""
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _with_units(norm: str, start: int, end: int, match: NumericMatch) -> tuple[int, int, str, str, str]:
+    """(start, end, kind, value, category) of a match after the unit rules of the module docstring."""
+    value, kind = _value_of(match), str(match.kind)
+    parsed = _VALUE.fullmatch(value)
+    if kind in ("percent", "date") or parsed is None:
+        return start, end, kind, value, kind if kind in ("percent", "date") else "number"
+    unit = parsed[2]
+    number = Decimal(parsed[1]) if len(parsed[1]) <= _MAX_DIGITS else Decimal(0)
+    if not unit and start > 0 and norm[start - 1] in _CURRENCY_SIGNS:
+        return start - 1, end, "amount", f"{parsed[1]}{_CURRENCY_SIGNS[norm[start - 1]]}", "money"
+    if unit in _MONEY_UNITS:
+        return start, end, kind, f"{parsed[1]}{_MONEY_UNITS[unit]}", "money"
+    if unit in _COUNT_UNITS:
+        return start, end, kind, value, "count"
+    if unit in _SECONDS and not norm.startswith("の", end) and len(parsed[1]) <= _MAX_DIGITS:
+        if unit != "秒" and norm.startswith("半", end):
+            number, end = _EXACT.add(number, Decimal("0.5")), end + 1
+        return start, end, kind, f"{_fmt(_EXACT.multiply(number, Decimal(_SECONDS[unit])))}秒", "duration"
+    return start, end, kind, value, "quantity" if unit else "number"
+
+
+def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> NumberMention:
+    end = match.end
+    unit = getattr(match, "unit", "")
+    if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
+        end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
+    start, end, kind, value, category = _with_units(normalized.text, match.start, end, match)
+    a, b = normalized.original_span(start, end)
+    return NumberMention(text[a:b], a, b, kind, value, category)
+
+
+def _scan_limit(text: str) -> int:
+    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`."""
+    for count, run in enumerate(_NUMERAL_RUN.finditer(text), start=1):
+        if count > MAX_MENTIONS:
+            return run.start()
+    return len(text)
+
+
+def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
+    """:func:`numeric_mentions` and whether the text had more numerals than were scanned."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if _NUMERAL_RUN.search(normalize(text, flags=_NFKC_ONLY)) is None:
+        return [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
+    limit = _scan_limit(text)
+    truncated = limit < len(text)
+    normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
+    keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
+    mentions = [
+        _mention(text, normalized, match)
+        for match in scan_numeric(normalized.text, include_unchanged=True)
+        if 0 <= match.start < match.end <= keep_before  # (a scanner bug must not crash grounding)
+    ]
+    return mentions, truncated
+
+
 def numeric_mentions(text: str) -> list[NumberMention]:
     """Every numeric expression of ``text``, with spans in the original ``text``.
 
     Already-canonical expressions count too (``scan_numeric(..., include_unchanged=True)``).
+    At most about :data:`MAX_MENTIONS` (see the module docstring).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    normalized = normalize_with_offsets(text, flags=GROUNDING_FLAGS)
-    mentions: list[NumberMention] = []
-    for match in scan_numeric(normalized.text, include_unchanged=True):
-        if not 0 <= match.start < match.end <= len(normalized.text):
-            continue  # defensive: a scanner bug must not crash grounding
-        end = match.end
-        unit = getattr(match, "unit", "")
-        if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
-            end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
-        a, b = normalized.original_span(match.start, end)
-        mentions.append(NumberMention(text[a:b], a, b, match.kind, _value_of(match)))
-    return mentions
+    return scan_mentions(text)[0]
 
 
 @dataclass(slots=True)
@@ -146,6 +265,7 @@ class NumberIndex:
     source: str
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
     by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
+    truncated: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -155,7 +275,8 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        for m in numeric_mentions(self.source):
+        mentions, self.truncated = scan_mentions(self.source)
+        for m in mentions:
             self.by_value.setdefault(m.value, []).append(Span(m.start, m.end, m.text))
 
     def ground(self, claim: object) -> ClaimResult:
@@ -166,20 +287,27 @@ class NumberIndex:
             )
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
-        numbers = tuple(
-            GroundedNumber(m, m.value in self.by_value, tuple(self.by_value.get(m.value, ())))
-            for m in numeric_mentions(claim)
-            if m.kind in self.kinds
-        )
-        if not numbers:
+        scanned, cut = scan_mentions(claim)
+        mentions = [m for m in scanned if m.kind in self.kinds]
+        if not mentions:
             return ClaimResult(claim, "no_numbers", reason="no amount, percentage, date or number to check")
-        found = sum(n.grounded for n in numbers)
+        found = sum(m.value in self.by_value for m in mentions)
         status: ClaimStatus = (
-            "grounded" if found == len(numbers) else "ungrounded" if found == 0 else "partial"
+            "grounded" if found == len(mentions) else "ungrounded" if found == 0 else "partial"
         )
-        missing = [n.mention.text for n in numbers if not n.grounded]
-        reason = f"not in the source: {', '.join(missing)}" if missing else ""
-        return ClaimResult(claim, status, numbers, reason)
+        missing = [m.text for m in mentions if m.value not in self.by_value]
+        reason = f"not in the source: {', '.join(missing[:20])}" if missing else ""
+        if len(missing) > 20:
+            reason += f" (and {len(missing) - 20} more)"
+        numbers = tuple(self._grounded(m) for m in mentions[:MAX_CLAIM_NUMBERS])
+        truncated = cut or self.truncated or len(mentions) > MAX_CLAIM_NUMBERS
+        return ClaimResult(claim, status, numbers, reason, truncated=truncated)
+
+    def _grounded(self, mention: NumberMention) -> GroundedNumber:
+        spans = self.by_value.get(mention.value, [])
+        return GroundedNumber(
+            mention, bool(spans), tuple(spans[:MAX_NUMBER_SPANS]), len(spans), len(spans) > MAX_NUMBER_SPANS
+        )
 
     def ground_many(self, claims: Iterable[object]) -> list[ClaimResult]:
         """One result per claim, in input order."""

@@ -17,13 +17,14 @@ Statuses, in the order they are tried:
   score meets it. Verbatim is the contract; fuzzy is a diagnostic.
 * ``missing``   -- none of the above.
 
-Occurrences: ``spans`` holds **all** non-overlapping occurrences (leftmost first, at
+Occurrences: ``spans`` holds the non-overlapping occurrences (leftmost first, at
 most ``max_spans``), ``span`` the first one, ``occurrences`` their number and
-``ambiguous`` is true when there is more than one. ``exact`` results count raw
-occurrences; ``normalized`` results count normalized ones.
+``ambiguous`` is true when there is more than one; ``truncated`` is true when the
+source has more occurrences than ``max_spans`` (they are not reported). ``exact``
+results count raw occurrences; ``normalized`` results count normalized ones.
 
 Ellipsis quotes (``...``, ``…``, ``……``, ``‥``, ``・・・``, ``（中略）``, ``(中略)``,
-``[中略]``): the whole quote is tried first; if it is not found it is split at the
+``[中略]``): a quote of more than :data:`MAX_PARTS` parts is ``invalid``; the whole quote is tried first; if it is not found it is split at the
 markers and the parts must appear in order, without overlapping (leftmost match of
 each part after the previous one). Each part's span is reported in ``parts``; ``span``
 runs from the first part's start to the last part's end. For a split quote
@@ -35,7 +36,10 @@ same preset, equals the normalized quote. A hit that cannot be aligned (for exam
 ``株`` inside ``㈱``, which normalizes to ``(株)``) is not reported. Around a hit the
 span is widened over characters the preset deleted (the ``**`` of a bold pair), so
 ``安定性: 不足`` maps to ``**安定性**: 不足``. At most 100 unalignable hits are examined
-per lookup, which bounds the work on adversarial sources.
+per lookup, and the characters normalized while aligning one quote are capped
+(:data:`ALIGN_BUDGET`; a quote whose search stopped there is ``missing`` with a reason
+saying so), which bounds the work on adversarial sources: every lookup is linear in the
+source and the quote.
 
 No regular expression is ever built from user text; lookups are ``str.find``.
 """
@@ -50,8 +54,10 @@ from typing import Any, Literal, get_args
 from sadame.normalize import NormalizedText, normalize, normalize_with_offsets
 
 __all__ = [
+    "ALIGN_BUDGET",
     "DEFAULT_MAX_SPANS",
     "ELLIPSIS_MARKERS",
+    "MAX_PARTS",
     "VERIFIED_STATUSES",
     "QuotePart",
     "QuoteResult",
@@ -71,6 +77,13 @@ VERIFIED_STATUSES: frozenset[str] = frozenset({"exact", "normalized"})
 
 #: Default cap on the spans reported per quote (``occurrences`` is capped with it).
 DEFAULT_MAX_SPANS = 100
+
+#: The most parts an ellipsis quote may have (more is ``invalid``): each part is a
+#: lookup in the source, so the parts bound the work per quote.
+MAX_PARTS = 64
+
+#: Characters normalized while aligning the hits of one quote before the search stops.
+ALIGN_BUDGET = 1_000_000
 
 #: The ellipsis markers a quote is split at (documentation; the pattern below is fixed).
 ELLIPSIS_MARKERS: tuple[str, ...] = (
@@ -132,6 +145,7 @@ class QuoteResult:
     parts: tuple[QuotePart, ...] = ()
     score: float | None = None
     reason: str = ""
+    truncated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict (spans as ``{"start", "end", "text"}``)."""
@@ -144,6 +158,7 @@ class QuoteResult:
             "spans": [s.to_dict() for s in self.spans],
             "occurrences": self.occurrences,
             "ambiguous": self.ambiguous,
+            "truncated": self.truncated,
             "parts": [p.to_dict() for p in self.parts],
             "score": self.score,
             "reason": self.reason,
@@ -182,11 +197,13 @@ class QuoteVerifier:
     """
 
     source: str
-    preset: str = "decoration"
+    preset: str = "quote"
     fuzzy: bool = False
     threshold: float | None = None
     max_spans: int = DEFAULT_MAX_SPANS
     _normalized: NormalizedText | None = field(default=None, init=False, repr=False)
+    _budget: int = field(default=ALIGN_BUDGET, init=False, repr=False)
+    _unaligned: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -209,6 +226,10 @@ class QuoteVerifier:
 
     # -- public -------------------------------------------------------------------
 
+    def normalized_quote(self, quote: str) -> str:
+        """``quote`` normalized with :attr:`preset` (what is looked up in :attr:`normalized`)."""
+        return normalize(quote, preset=self.preset)
+
     def verify(self, quote: object) -> QuoteResult:
         """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
         if not isinstance(quote, str):
@@ -223,18 +244,21 @@ class QuoteVerifier:
         parts = split_ellipsis(quote)
         if not parts:
             return self._invalid(quote, "quote is only an ellipsis")
-
-        raw = self._raw_hits(quote)
+        if len(parts) > MAX_PARTS:
+            return self._invalid(quote, f"quote has {len(parts)} ellipsis parts (at most {MAX_PARTS})")
+        self._budget, self._unaligned = ALIGN_BUDGET, 0
+        raw = self._raw_hits(quote, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
-        hits = self._norm_hits(norm_quote)
+        hits = self._norm_hits(norm_quote, limit=self.max_spans + 1)
         if hits:
             return self._found(quote, "normalized", [h.span for h in hits])
+        inside_only = self._unaligned > 0  # the lookup saw the quote, but never on whole characters
         if len(parts) > 1 or parts[0] != quote:
             split = self._verify_parts(quote, parts)
             if split is not None:
                 return split
-        return self._missing(quote, norm_quote)
+        return self._missing(quote, norm_quote, inside_only)
 
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order."""
@@ -257,7 +281,7 @@ class QuoteVerifier:
         hits: list[_Hit] = []
         unaligned = 0
         pos = text.find(norm_quote, start)
-        while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED:
+        while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED and self._budget > 0:
             end = pos + len(norm_quote)
             span = self._aligned_span(pos, end, norm_quote)
             if span is not None:
@@ -265,6 +289,7 @@ class QuoteVerifier:
                 pos = text.find(norm_quote, end)
             else:
                 unaligned += 1
+                self._unaligned += 1
                 pos = text.find(norm_quote, pos + 1)
         return hits
 
@@ -283,7 +308,10 @@ class QuoteVerifier:
             rights.append(b_max)
         candidates = sorted(((a, b) for a in lefts for b in rights), key=lambda ab: ab[1] - ab[0])
         for a, b in candidates:
+            if self._budget <= 0:
+                return None
             piece = nt.original[a:b]
+            self._budget -= len(piece)
             if normalize(piece, preset=self.preset) == norm_quote:
                 return Span(a, b, piece)
         return None
@@ -297,10 +325,10 @@ class QuoteVerifier:
             return None
         if len(kept) == 1:
             raw_part, norm_part = kept[0]
-            raw = self._raw_hits(raw_part)
+            raw = self._raw_hits(raw_part, limit=self.max_spans + 1)
             if raw:
                 return self._found(quote, "exact", raw, parts=(QuotePart(raw_part, True, raw[0]),))
-            hits = self._norm_hits(norm_part)
+            hits = self._norm_hits(norm_part, limit=self.max_spans + 1)
             if hits:
                 spans = [h.span for h in hits]
                 return self._found(quote, "normalized", spans, parts=(QuotePart(raw_part, True, spans[0]),))
@@ -365,6 +393,9 @@ class QuoteVerifier:
     def _found(
         self, quote: str, status: QuoteStatus, spans: list[Span], parts: tuple[QuotePart, ...] = ()
     ) -> QuoteResult:
+        """A found quote; ``spans`` may hold one more than ``max_spans`` (then it is truncated)."""
+        truncated = len(spans) > self.max_spans
+        spans = spans[: self.max_spans]
         return self._result(
             quote,
             status,
@@ -373,6 +404,7 @@ class QuoteVerifier:
             occurrences=len(spans),
             ambiguous=len(spans) > 1,
             parts=parts,
+            truncated=truncated,
         )
 
     def _split_found(
@@ -384,12 +416,16 @@ class QuoteVerifier:
             quote, status, span=whole, spans=(whole,), occurrences=1, ambiguous=ambiguous, parts=parts
         )
 
-    def _missing(self, quote: str, norm_quote: str) -> QuoteResult:
+    def _missing(self, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
         text = self.normalized.text
         if len(norm_quote) > len(text):
             return self._result(quote, "missing", reason="quote is longer than the source")
         if not self.fuzzy:
-            if norm_quote in text:
+            if self._budget <= 0:
+                return self._result(
+                    quote, "missing", reason="search stopped: too many hits that do not align with the source"
+                )
+            if inside_only:
                 return self._result(
                     quote,
                     "missing",
@@ -427,7 +463,7 @@ def _describe(value: object) -> str:
 def verify_quote(
     quote: str,
     source: str,
-    preset: str = "decoration",
+    preset: str = "quote",
     *,
     fuzzy: bool = False,
     threshold: float | None = None,
@@ -446,7 +482,7 @@ def verify_quote(
 def verify_quotes(
     quotes: Iterable[object],
     source: str,
-    preset: str = "decoration",
+    preset: str = "quote",
     *,
     fuzzy: bool = False,
     threshold: float | None = None,

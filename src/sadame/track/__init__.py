@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from sadame.track._errors import (
     IllegalTransition,
+    InvalidExport,
     InvalidInsight,
     IssueNotFound,
     MergeError,
+    MigrationNeedsReview,
     RulesetError,
+    SessionConflict,
     TrackError,
 )
+from sadame.track._ingest import Insight, parse_insights
 from sadame.track._lifecycle import TRANSITIONS, Event, Status, rebuild, transition
 from sadame.track._matching import IssueMatcher, MatchCandidate, MatchResult, StaticMatcher, tokens_match
 from sadame.track._ruleset import (
@@ -31,8 +35,20 @@ from sadame.track._ruleset import (
     parse_ruleset,
     strip_label,
 )
-from sadame.track._tracker import Insight, Tracker, parse_insights
-from sadame.track._views import DetectionView, EventView, IssueDetail, IssueView, SessionReport, TrackerConfig
+from sadame.track._similar import SimilarIssue, similarity
+from sadame.track._tracker import Tracker
+from sadame.track._views import (
+    DetectionView,
+    EventView,
+    IssueDetail,
+    IssueView,
+    LinkTier,
+    Outcome,
+    ReportEntry,
+    SessionReport,
+    TrackerConfig,
+    TransitionEntry,
+)
 
 __all__ = [
     "TRANSITIONS",
@@ -41,23 +57,31 @@ __all__ = [
     "EventView",
     "IllegalTransition",
     "Insight",
+    "InvalidExport",
     "InvalidInsight",
     "IssueDetail",
     "IssueMatcher",
     "IssueNotFound",
     "IssueView",
+    "LinkTier",
     "MatchCandidate",
     "MatchResult",
     "MergeError",
+    "MigrationNeedsReview",
+    "Outcome",
+    "ReportEntry",
     "Ruleset",
     "RulesetError",
+    "SessionConflict",
     "SessionReport",
+    "SimilarIssue",
     "StaticMatcher",
     "Status",
     "Thresholds",
     "TrackError",
     "Tracker",
     "TrackerConfig",
+    "TransitionEntry",
     "bundled_rulesets",
     "default_ruleset",
     "is_positive",
@@ -69,6 +93,7 @@ __all__ = [
     "parse_insights",
     "parse_ruleset",
     "rebuild",
+    "similarity",
     "strip_label",
     "tokens_match",
     "transition",

@@ -5,14 +5,27 @@
     TrackError
      ├── RulesetError (ValueError)        a ruleset file that cannot be used
      ├── InvalidInsight (ValueError)      ingest input that is not a list of insights
+     ├── InvalidExport (ValueError)       import rows that are not an export, or that would overwrite a user
      ├── IssueNotFound (KeyError)         no such issue for this tenant and user
      ├── IllegalTransition (ValueError)   the issue's current state forbids the event
-     └── MergeError (ValueError)          a merge/unmerge that makes no sense
+     ├── MergeError (ValueError)          a merge/unmerge that makes no sense
+     ├── MigrationNeedsReview (ValueError) a migration that splits issues, applied without allow_splits
+     └── SessionConflict (ValueError)     a session id reused with different findings
 """
 
 from __future__ import annotations
 
-__all__ = ["IllegalTransition", "InvalidInsight", "IssueNotFound", "MergeError", "RulesetError", "TrackError"]
+__all__ = [
+    "IllegalTransition",
+    "InvalidExport",
+    "InvalidInsight",
+    "IssueNotFound",
+    "MergeError",
+    "MigrationNeedsReview",
+    "RulesetError",
+    "SessionConflict",
+    "TrackError",
+]
 
 
 class TrackError(Exception):
@@ -46,3 +59,17 @@ class IllegalTransition(TrackError, ValueError):
 
 class MergeError(TrackError, ValueError):
     """A merge or unmerge request that cannot be carried out (self-merge, nothing merged...)."""
+
+
+class SessionConflict(TrackError, ValueError):
+    """A session id that was already ingested with different findings (an identical replay
+    is fine: it returns the stored report)."""
+
+
+class InvalidExport(TrackError, ValueError):
+    """Rows given to import that are not what export writes, or that would overwrite a user."""
+
+
+class MigrationNeedsReview(TrackError, ValueError):
+    """A ruleset migration that would split issues was applied without ``allow_splits``: read the
+    dry run first."""

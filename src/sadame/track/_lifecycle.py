@@ -111,7 +111,9 @@ def rebuild(events: Iterable[Mapping[str, object]]) -> Status | None:
             state = Status(str(row["to_state"]))
             continue
         if name in ("merge", "unmerge", "migrate"):
-            continue  # links between issues, not status changes
+            if state is not None and row.get("to_state"):  # an unmerge may restore a status
+                state = Status(str(row["to_state"]))
+            continue  # links between issues, not transitions of the table
         if state is None:
             raise ValueError(f"event {name!r} before the issue was created")
         state = transition(state, name)

@@ -11,32 +11,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
 from sadame.track._errors import MergeError
+from sadame.track._lifecycle import Event
 from sadame.track._ruleset import Ruleset, issue_id, issue_key
+from sadame.track._transaction import DETECTIONS, EVENTS, ISSUES, KEYS, RULESETS, Transaction, to_iso
 
-if TYPE_CHECKING:
-    from sadame.track._tracker import Tracker, _Tx
-
-__all__ = ["merge_into", "migrate_tenant", "unmerge_issue"]
+__all__ = ["merge_into", "migrate_tenant", "set_active_ruleset", "unmerge_issue"]
 
 _SNAPSHOT = ("status", "occurrence_count", "first_detected_at", "last_detected_at", "resolved_at",
              "last_session_id", "last_seen_seq", "clock_seq")
 _PRIORITY = {"ignored": 0, "open": 1, "candidate": 2, "resolved": 3, "expired": 4}
 
 
-def _tables() -> tuple[Any, Any, Any, Any]:
-    from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow
-
-    return IssueRow.__table__, KeyRow.__table__, DetectionRow.__table__, EventRow.__table__
-
-
-def merge_into(tx: _Tx, target_id: str, source_ids: Sequence[str], *, actor: str, reason: str | None) -> None:
+def merge_into(tx: Transaction, target_id: str, source_ids: Sequence[str], *, actor: str, reason: str | None) -> None:
     """Merge ``source_ids`` into ``target_id`` inside ``tx`` (see module docstring)."""
-    _I, K, D, _E = _tables()
+    K, D = KEYS, DETECTIONS
     target = tx.get(target_id)
     if target["merged_into"] is not None:
         raise MergeError(f"target {target_id} was itself merged into {target['merged_into']}")
@@ -64,64 +57,112 @@ def merge_into(tx: _Tx, target_id: str, source_ids: Sequence[str], *, actor: str
         tx.dirty.add(sid)
         target["clock_seq"] = max(target["clock_seq"], src["clock_seq"])
         tx.log(sid, "merge", src["status"], src["status"], actor=actor, reason=reason or f"merged into {target_id}",
-               data={"into": target_id, "keys": keys, "detections": det_ids, "snapshot": snapshot})
+               data={"into": target_id, "keys": keys, "detections": det_ids, "snapshot": snapshot,
+                     "target_snapshot": {c: target[c] for c in _SNAPSHOT}})
     tx.log(target_id, "merge", target["status"], target["status"], actor=actor,
            reason=reason or f"absorbed {len(sources)} issue(s)", data={"sources": sources})
     tx.recount(target_id)
 
 
-def unmerge_issue(tx: _Tx, iid: str, *, actor: str) -> list[str]:
+def _merged_sources(tx: Transaction, iid: str) -> list[str]:
+    if tx.get(iid)["merged_into"] is not None:
+        return [iid]
+    sources = list(tx.conn.execute(select(ISSUES.c.issue_id).where(tx.scope(ISSUES), ISSUES.c.merged_into == iid)
+                                   .order_by(ISSUES.c.id)).scalars())
+    if not sources:
+        raise MergeError(f"issue {iid} was not merged and has nothing merged into it")
+    return sources
+
+
+def _merge_record(tx: Transaction, sid: str) -> dict[str, Any]:
+    raw = tx.conn.execute(select(EVENTS.c.data).where(tx.scope(EVENTS), EVENTS.c.issue_id == sid,
+                                                      EVENTS.c.event == "merge")
+                          .order_by(EVENTS.c.id.desc()).limit(1)).scalar()
+    if raw is None:
+        raise MergeError(f"issue {sid} has no merge record to undo")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+def _move_back(tx: Transaction, sid: str, data: dict[str, Any]) -> list[int]:
+    """Keys and detections of ``sid`` back to it; returns the sessions of detections that
+    reached the target through the source's keys after the merge."""
+    K, D = KEYS, DETECTIONS
+    for row in data["keys"]:
+        found = tx.conn.execute(update(K).where(tx.scope(K), K.c.key_digest == row["key_digest"])
+                                .values(issue_id=sid, kind=row["kind"]))
+        if found.rowcount == 0:
+            tx.conn.execute(insert(K).values(tenant_id=tx.tenant, user_id=tx.user, **row, issue_id=sid))
+    det_ids = data["detections"]
+    for start in range(0, len(det_ids), 500):
+        tx.conn.execute(update(D).where(tx.scope(D), D.c.id.in_(det_ids[start:start + 500])).values(issue_id=sid))
+    keys = [row["key"] for row in data["keys"]]
+    later = D.c.id > max(det_ids, default=0)
+    seqs = sorted(set(tx.conn.execute(select(D.c.seq).where(
+        tx.scope(D), D.c.issue_id == data["into"], D.c.key.in_(keys), D.c.kind == "issue", later)).scalars()))
+    tx.conn.execute(update(D).where(tx.scope(D), D.c.issue_id == data["into"], D.c.key.in_(keys), later)
+                    .values(issue_id=sid))
+    return seqs
+
+
+def _restore_source(tx: Transaction, sid: str, data: dict[str, Any], later: list[int], actor: str) -> None:
+    """The source as it was when merged, then moved by the detections that came back to it."""
+    src = tx.get(sid)
+    src.update(data["snapshot"])
+    src["merged_into"] = None
+    tx.count(src["status"], 1)
+    tx.dirty.add(sid)
+    if later:
+        tx.recount(sid)
+        src["clock_seq"] = max(src["clock_seq"], later[-1])
+        tx.apply(sid, Event.REDETECT, actor=actor, strict=False,
+                 reason=f"detected through its own key after the merge (session {later[-1]})")
+
+
+def _restore_target(tx: Transaction, target_id: str, snapshot: dict[str, Any], actor: str) -> None:
+    """When nothing of the target's own was detected since the merge, its status is the one it had."""
+    target = tx.get(target_id)
+    tx.recount(target_id)
+    if target["last_seen_seq"] > snapshot["last_seen_seq"] or target["status"] == snapshot["status"]:
+        return
+    before = target["status"]
+    tx.set_status(target_id, snapshot["status"])
+    target["resolved_at"] = snapshot["resolved_at"]
+    target["clock_seq"] = snapshot["clock_seq"]
+    tx.log(target_id, "unmerge", before, snapshot["status"], actor=actor,
+           reason="status restored to what it was before the merge")
+
+
+def unmerge_issue(tx: Transaction, iid: str, *, actor: str) -> list[str]:
     """Undo the merge of ``iid`` (if it was merged away) or of every issue merged into it."""
-    IT, K, D, E = _tables()
-    issue = tx.get(iid)
-    if issue["merged_into"] is not None:
-        sources = [iid]
-    else:
-        sources = list(tx.conn.execute(select(IT.c.issue_id).where(tx.scope(IT), IT.c.merged_into == iid)
-                                       .order_by(IT.c.id)).scalars())
-        if not sources:
-            raise MergeError(f"issue {iid} was not merged and has nothing merged into it")
-    targets: list[str] = []
+    sources = _merged_sources(tx, iid)
+    targets: dict[str, dict[str, Any]] = {}
     for sid in sources:
-        raw = tx.conn.execute(select(E.c.data).where(tx.scope(E), E.c.issue_id == sid, E.c.event == "merge")
-                              .order_by(E.c.id.desc()).limit(1)).scalar()
-        if raw is None:
-            raise MergeError(f"issue {sid} has no merge record to undo")
-        data = json.loads(raw)
+        data = _merge_record(tx, sid)
         target_id = data["into"]
-        src = tx.get(sid)
-        for row in data["keys"]:
-            found = tx.conn.execute(update(K).where(tx.scope(K), K.c.key_digest == row["key_digest"])
-                                    .values(issue_id=sid, kind=row["kind"]))
-            if found.rowcount == 0:
-                tx.conn.execute(insert(K).values(tenant_id=tx.tenant, user_id=tx.user, **row, issue_id=sid))
-        det_ids = data["detections"]
-        for start in range(0, len(det_ids), 500):
-            tx.conn.execute(update(D).where(tx.scope(D), D.c.id.in_(det_ids[start:start + 500]))
-                            .values(issue_id=sid))
-        # detections that arrived after the merge through the source's keys go back too
-        keys = [row["key"] for row in data["keys"]]
-        later = tx.conn.execute(update(D).where(tx.scope(D), D.c.issue_id == target_id, D.c.key.in_(keys),
-                                                D.c.id > max(det_ids, default=0)).values(issue_id=sid))
-        src.update(data["snapshot"])
-        src["merged_into"] = None
-        tx.count(src["status"], 1)
-        tx.dirty.add(sid)
-        if later.rowcount:
-            tx.recount(sid)
-        tx.log(sid, "unmerge", src["status"], src["status"], actor=actor, reason=f"unmerged from {target_id}",
+        later = _move_back(tx, sid, data)
+        _restore_source(tx, sid, data, later, actor)
+        status = tx.get(sid)["status"]
+        tx.log(sid, "unmerge", status, status, actor=actor, reason=f"unmerged from {target_id}",
                data={"from": target_id})
-        tx.log(target_id, "unmerge", tx.get(target_id)["status"], tx.get(target_id)["status"], actor=actor,
-               reason=f"released {sid}", data={"source": sid})
-        if target_id not in targets:
-            targets.append(target_id)
-    for target_id in targets:
-        tx.recount(target_id)
-    return sources + targets
+        t_status = tx.get(target_id)["status"]
+        tx.log(target_id, "unmerge", t_status, t_status, actor=actor, reason=f"released {sid}", data={"source": sid})
+        snap = data.get("target_snapshot")
+        if target_id not in targets or (snap and snap["last_seen_seq"] < targets[target_id]["last_seen_seq"]):
+            targets[target_id] = snap or {}
+    tx.flush()  # the sources are unmerged in the database before we look for what is still merged
+    for target_id, snap in targets.items():
+        still_merged = tx.conn.execute(select(ISSUES.c.issue_id).where(
+            tx.scope(ISSUES), ISSUES.c.merged_into == target_id).limit(1)).first()
+        if snap and still_merged is None:
+            _restore_target(tx, target_id, snap, actor)
+        else:
+            tx.recount(target_id)
+    return sources + list(targets)
 
 
-def _plan_user(tx: _Tx, ruleset: Ruleset) -> dict[str, Any]:
-    IT, _K, D, _E = _tables()
+def _plan_user(tx: Transaction, ruleset: Ruleset) -> dict[str, Any]:
+    IT, D = ISSUES, DETECTIONS
     rows = list(tx.conn.execute(select(IT).where(tx.scope(IT), IT.c.merged_into.is_(None)).order_by(IT.c.id))
                 .mappings())
     order = {r["issue_id"]: n for n, r in enumerate(rows)}
@@ -160,17 +201,15 @@ def _plan_user(tx: _Tx, ruleset: Ruleset) -> dict[str, Any]:
     return {"merges": merges, "splits": splits, "rekeys": rekeys, "main": main, "groups": groups}
 
 
-def migrate_tenant(tracker: Tracker, conn: Connection, users: Sequence[str], ruleset: Ruleset,
+def migrate_tenant(conn: Connection, tenant: str, current: Ruleset, users: Sequence[str], ruleset: Ruleset,
                    *, apply: bool) -> dict[str, Any]:
-    """Plan (and with ``apply`` carry out) the move of every user's issues to ``ruleset``."""
-    from sadame.track._tracker import _iso, _Tx
-
-    _I, K, D, _E = _tables()
-    out: dict[str, Any] = {"from_version": tracker.ruleset.version, "to_version": ruleset.version,
+    """Plan (and with ``apply`` carry out) the move of every user's issues from ``current`` to ``ruleset``."""
+    K, D = KEYS, DETECTIONS
+    out: dict[str, Any] = {"from_version": current.version, "to_version": ruleset.version,
                            "applied": apply, "users": {}}
     totals = {"merges": 0, "splits": 0, "rekeys": 0}
     for user in users:
-        tx = _Tx(tracker, conn, user, _iso(None))
+        tx = Transaction(conn, tenant, user, to_iso(None), ruleset)
         plan = _plan_user(tx, ruleset)
         public = {k: plan[k] for k in ("merges", "splits", "rekeys")}
         if any(public.values()):
@@ -221,3 +260,12 @@ def migrate_tenant(tracker: Tracker, conn: Connection, users: Sequence[str], rul
         tx.flush()
     out["summary"] = totals
     return out
+
+
+def set_active_ruleset(conn: Connection, tenant: str, ruleset: Ruleset) -> None:
+    """Make ``ruleset`` the tenant's active ruleset (the others are kept, inactive)."""
+    conn.execute(update(RULESETS).where(RULESETS.c.tenant_id == tenant).values(active=0))
+    conn.execute(delete(RULESETS).where(RULESETS.c.tenant_id == tenant, RULESETS.c.version == ruleset.version))
+    conn.execute(insert(RULESETS).values(
+        tenant_id=tenant, version=ruleset.version, name=ruleset.name, active=1,
+        content=json.dumps(ruleset.to_dict(), ensure_ascii=False), created_at=to_iso(None)))

@@ -74,6 +74,8 @@ class IssueRow(Base):
     __table_args__ = (
         UniqueConstraint("tenant_id", "user_id", "issue_id", name="uq_track_issues_issue"),
         Index("ix_track_issues_due", "tenant_id", "user_id", "status", "clock_seq"),
+        Index("ix_track_issues_merged", "tenant_id", "user_id", "merged_into"),
+        Index("ix_track_issues_page", "tenant_id", "user_id", "status", "id"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tenant_id: Mapped[str] = mapped_column(_TENANT)
@@ -98,6 +100,7 @@ class KeyRow(Base):
     """Key -> issue: the issue's own key (``primary``) or an old key kept as an ``alias``."""
 
     __tablename__ = "track_keys"
+    __table_args__ = (Index("ix_track_keys_issue", "tenant_id", "user_id", "issue_id"),)
     tenant_id: Mapped[str] = mapped_column(_TENANT, primary_key=True)
     user_id: Mapped[str] = mapped_column(_USER, primary_key=True)
     key_digest: Mapped[str] = mapped_column(_ID, primary_key=True)
@@ -112,7 +115,7 @@ class DetectionRow(Base):
     __tablename__ = "track_detections"
     __table_args__ = (
         Index("ix_track_detections_seq", "tenant_id", "user_id", "seq"),
-        Index("ix_track_detections_issue", "tenant_id", "user_id", "issue_id"),
+        Index("ix_track_detections_issue_seq", "tenant_id", "user_id", "issue_id", "seq", "position"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tenant_id: Mapped[str] = mapped_column(_TENANT)

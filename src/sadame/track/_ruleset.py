@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,15 @@ import yaml
 
 from sadame.normalize import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 from sadame.track._errors import RulesetError
+from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, is_praise, subject_of
 
 __all__ = [
     "DEFAULT_RULESET",
     "RULESET_FORMAT",
+    "RULESET_FORMAT_2",
     "CanonicalPattern",
     "Ruleset",
+    "RulesetExamples",
     "Thresholds",
     "bundled_rulesets",
     "default_ruleset",
@@ -48,8 +51,11 @@ __all__ = [
 ]
 
 RULESET_FORMAT = "sadame.track-ruleset/1"
-#: The bundled ruleset used when none is given: the seed's example.
-DEFAULT_RULESET = "seed-example"
+#: Format 2: negation-aware praise, subject-carrying tokens, markup-proof keys, examples.
+RULESET_FORMAT_2 = "sadame.track-ruleset/2"
+_FORMATS = {RULESET_FORMAT: 1, RULESET_FORMAT_2: 2}
+#: The bundled ruleset used when none is given (format 2). ``seed-example`` is the seed's, kept exactly.
+DEFAULT_RULESET = "coaching-ja"
 
 _RULESET_DIR = Path(__file__).resolve().parent.parent / "data" / "rulesets"
 _CACHE_SIZE = 20_000
@@ -66,6 +72,7 @@ _LOWER_ONLY = NormalizeFlags(
     punctuation=PunctuationMode.KEEP,
     punctuation_chars="",
     whitespace=WhitespaceMode.KEEP,
+    equivalences=frozenset(),
 )
 
 
@@ -91,12 +98,30 @@ class CanonicalPattern:
     words: tuple[str, ...]
     regex: str | None = None
     _compiled: Any = field(default=None, compare=False, repr=False)
+    #: format 2: the token carries the noun its word is about (``insufficient_control@踏み込み``)
+    subject: bool = False
 
     def matches(self, normalized: str) -> bool:
         """True when a word is a substring of ``normalized`` or the regex finds a match."""
         if any(word in normalized for word in self.words):
             return True
         return self._compiled is not None and self._compiled.search(normalized) is not None
+
+    def first_word(self, normalized: str) -> str | None:
+        """The word of this pattern that occurs first in ``normalized`` (None: only the regex matched)."""
+        hits = [(normalized.find(w), -len(w), w) for w in self.words if w in normalized]
+        return min(hits)[2] if hits else None
+
+
+@dataclass(frozen=True)
+class RulesetExamples:
+    """Format 2 examples, run by ``sadame track rules test`` (not part of the version digest)."""
+
+    keys: tuple[tuple[str, str], ...] = ()  #: (text, expected key)
+    same: tuple[tuple[str, str], ...] = ()  #: pairs that must share a key
+    different: tuple[tuple[str, str], ...] = ()  #: pairs that must not share a key
+    praise: tuple[str, ...] = ()  #: texts that must be filtered as praise
+    problems: tuple[str, ...] = ()  #: texts that must be tracked
 
 
 @dataclass(frozen=True)
@@ -112,8 +137,12 @@ class Ruleset:
     thresholds: Thresholds
     version: str
     source: str | None = None
+    format_version: int = 1
+    examples: RulesetExamples = field(default_factory=RulesetExamples, compare=False)
     #: normalized text per raw text (LLMs repeat themselves; bounded, cleared when full)
     _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: praise verdicts of format 2 (the analyzer is the expensive part)
+    _praise_cache: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical content (what ``version`` digests), loadable by :func:`parse_ruleset`."""
@@ -122,11 +151,12 @@ class Ruleset:
 
 def _canonical(rs: Ruleset) -> dict[str, Any]:
     return {
-        "format": RULESET_FORMAT,
+        "format": RULESET_FORMAT if rs.format_version == 1 else RULESET_FORMAT_2,
         "name": rs.name,
         "labels": {"prefixes": list(rs.label_prefixes), "separators": list(rs.label_separators)},
         "patterns": [
-            {"token": p.token, "words": list(p.words), **({"regex": p.regex} if p.regex else {})}
+            {"token": p.token, "words": list(p.words), **({"regex": p.regex} if p.regex else {}),
+             **({"subject": True} if p.subject else {})}
             for p in rs.patterns
         ],
         "positive": list(rs.positive),
@@ -167,18 +197,7 @@ def _share(raw: Mapping[str, Any], name: str, default: float, source: str) -> fl
     return float(value)
 
 
-def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
-    """Build a :class:`Ruleset` from parsed YAML/JSON data; errors name the file and field."""
-    if not isinstance(data, Mapping):
-        raise RulesetError(f"{source}: a ruleset must be a mapping")
-    if data.get("format") != RULESET_FORMAT:
-        raise RulesetError(f"{source}: format must be {RULESET_FORMAT!r}, got {data.get('format')!r}")
-    unknown = set(data) - {"format", "name", "labels", "patterns", "positive", "negative", "thresholds"}
-    if unknown:
-        raise RulesetError(f"{source}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise RulesetError(f"{source}: name must be a non-empty string")
+def _labels(data: Mapping[str, Any], source: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     labels = data.get("labels") or {}
     if not isinstance(labels, Mapping):
         raise RulesetError(f"{source}: labels must be a mapping with prefixes and separators")
@@ -187,61 +206,118 @@ def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
     for what, values in (("labels.prefixes", prefixes), ("labels.separators", separators)):
         if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
             raise RulesetError(f"{source}: {what} must be a list of non-empty strings")
+    return tuple(prefixes), tuple(separators)
+
+
+def _compile_regex(regex: object, where: str, source: str) -> Any:
+    if regex is None:
+        return None
+    if not isinstance(regex, str) or not regex:
+        raise RulesetError(f"{source}: {where}.regex must be a non-empty string")
+    import re2  # google-re2: linear time, no catastrophic backtracking
+
+    try:
+        return re2.compile(regex)
+    except Exception as exc:  # re2 raises its own error type
+        raise RulesetError(f"{source}: {where}.regex does not compile under re2: {exc}") from None
+
+
+def _pattern(raw: object, where: str, source: str, version: int) -> CanonicalPattern:
+    if not isinstance(raw, Mapping):
+        raise RulesetError(f"{source}: {where} must be a mapping with token and words")
+    allowed = {"token", "words", "regex"} | ({"subject"} if version >= 2 else set())
+    unknown = set(raw) - allowed
+    if unknown:
+        raise RulesetError(f"{source}: {where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    token = raw.get("token")
+    if not isinstance(token, str) or not _TOKEN_RE.match(token):
+        raise RulesetError(f"{source}: {where}.token must match [a-z][a-z0-9_]*, got {token!r}")
+    words = _words(raw.get("words"), f"{where}.words", source)
+    compiled = _compile_regex(raw.get("regex"), where, source)
+    if not words and compiled is None:
+        raise RulesetError(f"{source}: {where} needs at least one word or a regex")
+    subject = raw.get("subject", False)
+    if not isinstance(subject, bool):
+        raise RulesetError(f"{source}: {where}.subject must be true or false")
+    return CanonicalPattern(token, words, raw.get("regex"), compiled, subject)
+
+
+def _patterns(data: Mapping[str, Any], source: str, version: int) -> tuple[CanonicalPattern, ...]:
     raw_patterns = data.get("patterns") or []
     if not isinstance(raw_patterns, list):
         raise RulesetError(f"{source}: patterns must be a list")
     patterns: list[CanonicalPattern] = []
-    seen: set[str] = set()
     for index, raw in enumerate(raw_patterns):
-        where = f"patterns[{index}]"
-        if not isinstance(raw, Mapping):
-            raise RulesetError(f"{source}: {where} must be a mapping with token and words")
-        token = raw.get("token")
-        if not isinstance(token, str) or not _TOKEN_RE.match(token):
-            raise RulesetError(f"{source}: {where}.token must match [a-z][a-z0-9_]*, got {token!r}")
-        if token in seen:
-            raise RulesetError(f"{source}: {where}.token {token!r} is defined twice")
-        seen.add(token)
-        words = _words(raw.get("words"), f"{where}.words", source)
-        regex = raw.get("regex")
-        compiled: Any = None
-        if regex is not None:
-            if not isinstance(regex, str) or not regex:
-                raise RulesetError(f"{source}: {where}.regex must be a non-empty string")
-            import re2  # google-re2: linear time, no catastrophic backtracking
+        pattern = _pattern(raw, f"patterns[{index}]", source, version)
+        if any(p.token == pattern.token for p in patterns):
+            raise RulesetError(f"{source}: patterns[{index}].token {pattern.token!r} is defined twice")
+        patterns.append(pattern)
+    return tuple(patterns)
 
-            try:
-                compiled = re2.compile(regex)
-            except Exception as exc:  # re2 raises its own error type
-                raise RulesetError(f"{source}: {where}.regex does not compile under re2: {exc}") from None
-        if not words and compiled is None:
-            raise RulesetError(f"{source}: {where} needs at least one word or a regex")
-        patterns.append(CanonicalPattern(token, words, regex, compiled))
-    raw_thresholds = data.get("thresholds") or {}
-    if not isinstance(raw_thresholds, Mapping):
+
+def _thresholds(data: Mapping[str, Any], source: str) -> Thresholds:
+    raw = data.get("thresholds") or {}
+    if not isinstance(raw, Mapping):
         raise RulesetError(f"{source}: thresholds must be a mapping")
-    unknown_t = set(raw_thresholds) - {"token_overlap", "open_confidence", "detection_match", "improvement_match"}
-    if unknown_t:
-        raise RulesetError(f"{source}: unknown threshold(s) {', '.join(sorted(map(str, unknown_t)))}")
     d = Thresholds()
-    thresholds = Thresholds(
-        token_overlap=_share(raw_thresholds, "token_overlap", d.token_overlap, source),
-        open_confidence=_share(raw_thresholds, "open_confidence", d.open_confidence, source),
-        detection_match=_share(raw_thresholds, "detection_match", d.detection_match, source),
-        improvement_match=_share(raw_thresholds, "improvement_match", d.improvement_match, source),
-    )
+    unknown = set(raw) - set(d.__dataclass_fields__)
+    if unknown:
+        raise RulesetError(f"{source}: unknown threshold(s) {', '.join(sorted(map(str, unknown)))}")
+    return Thresholds(**{name: _share(raw, name, getattr(d, name), source) for name in d.__dataclass_fields__})
+
+
+def _text_list(raw: object, where: str, source: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(t, str) and t for t in raw):
+        raise RulesetError(f"{source}: {where} must be a list of non-empty strings")
+    return tuple(raw)
+
+
+def _pairs(raw: object, where: str, source: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
+        raise RulesetError(f"{source}: {where} must be a list of [text, text] pairs")
+    return tuple((a, b) for a, b in (_text_list(p, where, source) for p in raw))
+
+
+def _examples(data: Mapping[str, Any], source: str) -> RulesetExamples:
+    raw = data.get("examples") or {}
+    if not isinstance(raw, Mapping) or set(raw) - {"keys", "same", "different", "praise", "problems"}:
+        raise RulesetError(f"{source}: examples must be a mapping of keys, same, different, praise, problems")
+    keys = raw.get("keys") or []
+    if not isinstance(keys, list) or not all(isinstance(k, Mapping) and set(k) == {"text", "key"} for k in keys):
+        raise RulesetError(f"{source}: examples.keys must be a list of {{text, key}} mappings")
+    return RulesetExamples(
+        keys=tuple((str(k["text"]), str(k["key"])) for k in keys),
+        same=_pairs(raw.get("same") or [], "examples.same", source),
+        different=_pairs(raw.get("different") or [], "examples.different", source),
+        praise=_text_list(raw.get("praise") or [], "examples.praise", source),
+        problems=_text_list(raw.get("problems") or [], "examples.problems", source))
+
+
+def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
+    """Build a :class:`Ruleset` from parsed YAML/JSON data; errors name the file and field."""
+    if not isinstance(data, Mapping):
+        raise RulesetError(f"{source}: a ruleset must be a mapping")
+    version = _FORMATS.get(data.get("format"))  # type: ignore[arg-type]
+    if version is None:
+        raise RulesetError(f"{source}: format must be {RULESET_FORMAT!r} or {RULESET_FORMAT_2!r}, "
+                           f"got {data.get('format')!r}")
+    allowed = {"format", "name", "labels", "patterns", "positive", "negative", "thresholds"}
+    unknown = set(data) - allowed - ({"examples"} if version >= 2 else set())
+    if unknown:
+        raise RulesetError(f"{source}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise RulesetError(f"{source}: name must be a non-empty string")
+    prefixes, separators = _labels(data, source)
     draft = Ruleset(
-        name=name,
-        label_prefixes=tuple(prefixes),
-        label_separators=tuple(separators),
-        patterns=tuple(patterns),
+        name=name, label_prefixes=prefixes, label_separators=separators,
+        patterns=_patterns(data, source, version),
         positive=_words(data.get("positive"), "positive", source),
         negative=_words(data.get("negative"), "negative", source),
-        thresholds=thresholds,
-        version="",
-        source=source,
+        thresholds=_thresholds(data, source), version="", source=source, format_version=version,
+        examples=_examples(data, source) if version >= 2 else RulesetExamples(),
     )
-    return Ruleset(**{**draft.__dict__, "version": _digest(_canonical(draft)), "_cache": {}})
+    return replace(draft, version=_digest(_canonical(draft)), _cache={}, _praise_cache={})
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
@@ -309,9 +385,12 @@ def normalize_issue_text(text: str, ruleset: Ruleset) -> str:
     found = cache.get(_check(text))
     if found is not None:
         return found
-    stripped = normalize(strip_label(text, ruleset), preset="issue")
-    tokens = sorted({p.token for p in ruleset.patterns if p.matches(stripped)})
-    result = "::".join(tokens) if tokens else stripped
+    if ruleset.format_version >= 2:
+        result = _key_text_v2(text, ruleset)
+    else:
+        stripped = normalize(strip_label(text, ruleset), preset="issue")
+        tokens = sorted({p.token for p in ruleset.patterns if p.matches(stripped)})
+        result = "::".join(tokens) if tokens else stripped
     if len(cache) >= _CACHE_SIZE:
         cache.clear()
     cache[text] = result
@@ -340,4 +419,29 @@ def is_positive(text: str, ruleset: Ruleset) -> bool:
     """Praise, not a problem: a positive word and no negative word (seed's ``isPositiveSummary``),
     tested on the ``issue``-normalized full text."""
     norm = normalize(_check(text), preset="issue")
+    if ruleset.format_version >= 2:
+        cache = ruleset._praise_cache
+        found = cache.get(text)
+        if found is None:
+            found = is_praise(normalize(clean_markup(text), preset="issue"), ruleset.positive, ruleset.negative)
+            if len(cache) >= _CACHE_SIZE:
+                cache.clear()
+            cache[text] = found
+        return found
     return any(w in norm for w in ruleset.positive) and not any(w in norm for w in ruleset.negative)
+
+
+def _key_text_v2(text: str, ruleset: Ruleset) -> str:
+    """Format 2: markup removed, label stripped, tokens with their subjects (see ``_meaning``)."""
+    cleaned = clean_markup(strip_label(clean_markup(text), ruleset))
+    norm = normalize(cleaned, preset="issue")
+    matched = [p for p in ruleset.patterns if p.matches(norm)]
+    if not matched:
+        return norm.strip(" 。．.、,!！?？")
+    words = [w for p in matched for w in p.words if w in norm]
+    tokens = set()
+    for p in matched:
+        word = p.first_word(norm) if p.subject else None
+        subject = subject_of(norm, word, [w for w in words if w != word]) if word else None
+        tokens.add(f"{p.token}{SUBJECT_SEPARATOR}{subject}" if subject else p.token)
+    return "::".join(sorted(tokens))

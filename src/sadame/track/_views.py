@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-__all__ = ["DetectionView", "EventView", "IssueDetail", "IssueView", "SessionReport", "TrackerConfig"]
+__all__ = [
+    "DetectionView",
+    "EventView",
+    "IssueDetail",
+    "IssueView",
+    "LinkTier",
+    "Outcome",
+    "ReportEntry",
+    "SessionReport",
+    "TrackerConfig",
+    "TransitionEntry",
+]
 
 
 @dataclass(frozen=True)
@@ -76,9 +88,9 @@ class DetectionView:
     confidence: float | None
     key: str
     issue_id: str | None
-    tier: str
+    tier: LinkTier
     link_confidence: float | None
-    outcome: str
+    outcome: Outcome
     at: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,12 +135,79 @@ class IssueDetail:
         }
 
 
+class LinkTier(StrEnum):
+    """How a finding was linked to an issue."""
+
+    EXACT = "exact"  #: its key is the issue's own key
+    ALIAS = "alias"  #: its key is an old key of the issue (kept by a merge or migration)
+    SEMANTIC = "semantic"  #: the matcher linked it at or above the ruleset's threshold
+    NEW = "new"  #: nothing matched: it created an issue
+    NONE = "none"  #: an improvement that matched no issue
+    FILTERED = "filtered"  #: praise or empty: not tracked
+
+
+class Outcome(StrEnum):
+    """What a finding did in its session (stored on the detection, listed in the report)."""
+
+    NEW = "new"  #: a new issue, surfaced to the user
+    REMAINING = "remaining"  #: an existing issue seen again (or a new one of a family seen last time)
+    DEFERRED = "deferred"  #: a new issue held back by the per-session cap (stays a candidate)
+    DUPLICATE = "duplicate"  #: a second finding of an issue already seen in this session
+    IGNORED = "ignored"  #: seen again, but the user ignores that issue
+    IMPROVEMENT = "improvement"  #: an improvement finding
+    FILTERED = "filtered"  #: praise or empty
+
+
+@dataclass
+class ReportEntry:
+    """One line of a session report."""
+
+    text: str
+    key: str
+    issue_id: str | None = None
+    tier: LinkTier | None = None
+    confidence: float | None = None
+    status: str | None = None
+    link_confidence: float | None = None
+    #: filtered: ``empty``, ``positive`` or ``contradicted`` (an improvement of an issue detected in the same session)
+    reason: str | None = None
+    #: improvements: ``improvement`` (an improvement finding) or ``progress`` (a previous finding not seen now)
+    source: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReportEntry:
+        tier = data.get("tier")
+        return cls(**{**data, "tier": None if tier is None else LinkTier(tier)})
+
+
+@dataclass(frozen=True)
+class TransitionEntry:
+    """A status change made by a session."""
+
+    issue_id: str
+    event: str
+    from_state: str | None
+    to_state: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_ENTRY_LISTS = ("new", "remaining", "improvements", "regressions", "deferred", "filtered", "ignored", "duplicates")
+
+
 @dataclass
 class SessionReport:
-    """What one ingest did. Entries are dicts: ``text``, ``key``, ``issue_id``, ``tier``,
-    ``confidence``, ``status`` (and ``reason`` for filtered ones, ``source`` for improvements).
+    """What one ingest did, as lists of :class:`ReportEntry`.
 
-    ``replayed`` is True when the session had been ingested before and this is the stored report.
+    Every issue appears in at most one of ``new``, ``remaining``, ``improvements``,
+    ``deferred``, ``ignored`` and ``duplicates``; ``regressions`` is the part of
+    ``remaining`` that was resolved before. ``replayed`` is True when the session had been
+    ingested before and this is the stored report.
     """
 
     user_id: str
@@ -136,24 +215,26 @@ class SessionReport:
     at: str
     seq: int
     ruleset_version: str
-    new: list[dict[str, Any]] = field(default_factory=list)
-    remaining: list[dict[str, Any]] = field(default_factory=list)
-    improvements: list[dict[str, Any]] = field(default_factory=list)
-    regressions: list[dict[str, Any]] = field(default_factory=list)
-    deferred: list[dict[str, Any]] = field(default_factory=list)
-    filtered: list[dict[str, Any]] = field(default_factory=list)
-    ignored: list[dict[str, Any]] = field(default_factory=list)
-    transitions: list[dict[str, Any]] = field(default_factory=list)
+    new: list[ReportEntry] = field(default_factory=list)
+    remaining: list[ReportEntry] = field(default_factory=list)
+    improvements: list[ReportEntry] = field(default_factory=list)
+    regressions: list[ReportEntry] = field(default_factory=list)
+    deferred: list[ReportEntry] = field(default_factory=list)
+    filtered: list[ReportEntry] = field(default_factory=list)
+    ignored: list[ReportEntry] = field(default_factory=list)
+    duplicates: list[ReportEntry] = field(default_factory=list)
+    transitions: list[TransitionEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     replayed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            out[name] = [dict(v) if isinstance(v, dict) else v for v in value] if isinstance(value, list) else value
-        return out
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SessionReport:
-        return cls(**data)
+        """Rebuild a stored report (older reports may lack ``duplicates``)."""
+        fields: dict[str, Any] = dict(data)
+        for name in _ENTRY_LISTS:
+            fields[name] = [ReportEntry.from_dict(e) for e in data.get(name, [])]
+        fields["transitions"] = [TransitionEntry(**t) for t in data.get("transitions", [])]
+        return cls(**fields)

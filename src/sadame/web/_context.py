@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 
 from sadame.judge import JudgeFallback
 from sadame.web._game import GameService
+from sadame.web._sessions import SessionStore
 from sadame.web._settings import WebSettings
 from sadame.web._store import GameStore, KeyStore
 
@@ -36,8 +37,11 @@ class WebContext:
         self.engine = engine
         self.settings = settings
         self.keys = KeyStore(engine)
-        self.games = GameStore(engine)
-        self.game = GameService(self.games, settings.packs, fallback)
+        self.games = GameStore(engine, settings)
+        self.sessions = SessionStore(engine, self.keys, settings)
+        self.game = GameService(self.games, settings.packs, fallback,
+                                max_questions=settings.max_questions, max_attempts=settings.max_attempts)
+        self.quote_slots = threading.BoundedSemaphore(max(1, settings.quote_slots))
         self._trackers: OrderedDict[str, Tracker] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -4,8 +4,9 @@ Exception map (most specific first)::
 
     RequestValidationError      -> 422  (wrong types, missing fields, malformed JSON)
     BodyTooLarge (middleware)   -> 413
-    PuzzleNotFound / IssueNotFound / LookupError -> 404
-    GameError / IllegalTransition               -> 409
+    BudgetExhausted             -> 429  (a client's budget for the window is spent)
+    UnknownPuzzle / IssueNotFound / LookupError -> 404
+    GameError / IllegalTransition              -> 409
     other ValueError / TypeError (bad text ...) -> 400
     anything else                               -> 500 (a bug: the fuzz tests look for these)
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -25,7 +27,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sadame.web._game import GameError, PuzzleNotFound
+from sadame.judge import GameError, UnknownPuzzle
+from sadame.web._budget import BudgetExhausted
+from sadame.web._security import FORM_NUL_MESSAGE, refusal
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
 
@@ -46,11 +50,32 @@ def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONRespo
     return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _message(item: Any) -> str:
+    """The rule broken, in words (a string's length in characters, not "items")."""
+    ctx = item.get("ctx") or {}
+    if item.get("type") == "too_long" and isinstance(item.get("input"), str):
+        return f"at most {ctx.get('max_length')} characters allowed, got {ctx.get('actual_length')}"
+    return str(item.get("msg", ""))
+
+
+def _rank(detail: dict[str, Any]) -> tuple[int, int]:
+    """Which error to put in the message: a union reports one per member, and the one
+    that broke a rule (too long, missing ...) says more than a type mismatch of another
+    member; then the deepest."""
+    mismatch = detail["type"].endswith(("_type", "_parsing")) or detail["type"] == "model_attributes_type"
+    return (1 if mismatch else 0, -len(detail["loc"]))
+
+
 def _describe(errors: Any) -> list[dict[str, Any]]:
+    """Errors with their field path only: pydantic's union-member tags (which may spell
+    out internal validator objects) are left out of the path."""
     described = []
     for item in errors:
-        loc = [str(part) for part in item.get("loc", ())]
-        described.append({"loc": loc, "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))})
+        loc = [str(p) for p in item.get("loc", ()) if isinstance(p, int) or _FIELD.fullmatch(str(p))]
+        described.append({"loc": loc, "msg": _message(item), "type": str(item.get("type", ""))})
     return described
 
 
@@ -60,7 +85,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         details = _describe(exc.errors())
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        first = min(details, key=_rank) if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
         message = f"{where}: {first['msg']}" if where else str(first["msg"])
         return _error(422, "invalid_request", message, detail=details)
@@ -72,9 +97,13 @@ def install_error_handlers(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
-    @app.exception_handler(PuzzleNotFound)
-    async def _puzzle_missing(_request: Request, exc: PuzzleNotFound) -> SafeJSONResponse:
+    @app.exception_handler(UnknownPuzzle)
+    async def _puzzle_missing(_request: Request, exc: UnknownPuzzle) -> SafeJSONResponse:
         return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
+
+    @app.exception_handler(BudgetExhausted)
+    async def _budget(_request: Request, exc: BudgetExhausted) -> SafeJSONResponse:
+        return _error(429, "budget_exhausted", str(exc))
 
     @app.exception_handler(GameError)
     async def _game(_request: Request, exc: GameError) -> SafeJSONResponse:
@@ -105,11 +134,23 @@ def _classify(exc: Exception) -> tuple[int, str, str]:
     return 400, "bad_request", message
 
 
+def _form_with_nul(scope: Scope, body: bytes) -> bool:
+    """Whether a form body carries a NUL character (PostgreSQL cannot store one)."""
+    content_type = b""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            content_type = value.lower()
+    if content_type.startswith(b"application/x-www-form-urlencoded"):
+        return b"%00" in body or b"\x00" in body
+    return content_type.startswith(b"multipart/form-data") and b"\x00" in body
+
+
 class BodySizeLimit:
     """ASGI middleware: a request body above ``limit`` bytes gets 413 before the app parses it.
 
     The declared ``Content-Length`` is checked first; a chunked body is read up to
-    the limit and then replayed to the app.
+    the limit and then replayed to the app. A form body with a NUL character gets 400
+    here too, so no form field on any page can carry one.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -145,6 +186,9 @@ class BodySizeLimit:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         whole = b"".join(chunks)
+        if _form_with_nul(scope, whole):
+            await refusal(scope, 400, "bad_request", FORM_NUL_MESSAGE)(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:

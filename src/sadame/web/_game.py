@@ -1,67 +1,114 @@
-"""The puzzle game as the web serves it: packs, judges and what a browser may see.
+"""The puzzle game as the web serves it: storage per browser and the no-spoiler view.
 
-The judge engine (``sadame.judge``) decides; this module keeps the state per
-browser in :class:`~sadame.web._store.GameStore` and builds the *public view* of a
-game. The public view is the only thing that reaches a browser, and it never holds
-the truth (真相), the rules, rule ids or matched rule words until the puzzle is
-solved or given up: the verdict, the author's note and the answer feedback are all
-a player gets.
+The game itself -- moves, rules of play, every Japanese reply, the puzzle list --
+is :mod:`sadame.judge.game`, the same state machine ``sadame play`` runs. This
+module only loads the configured packs, keeps each browser's
+:class:`~sadame.judge.game.GameState` as JSON in
+:class:`~sadame.web._store.GameStore` (one compare-and-set per move), and builds the
+*public view* of a game. The public view is the only thing that reaches a browser:
+it never holds the truth (真相), the rules, rule ids, matched rule words or hints
+not yet taken until the puzzle is solved or given up.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sadame.judge import Judge, JudgeFallback, Puzzle, PuzzlePack, bundled_pack, check_answer, load_pack
+from sadame.judge import (
+    Judge,
+    JudgeFallback,
+    JudgeResult,
+    Puzzle,
+    PuzzlePack,
+    bundled_names,
+    bundled_pack,
+    load_pack,
+)
+from sadame.judge.game import (
+    MAX_ATTEMPTS,
+    MAX_QUESTIONS,
+    STATUS_LABELS,
+    GameError,
+    GameState,
+    UnknownPuzzle,
+    answer_feedback,
+    answer_intro,
+    answer_progress,
+    grade_answer,
+    measure_difficulty,
+    parse_status,
+    puzzle_catalog,
+    puzzle_difficulty,
+    puzzle_hints,
+    reply_note,
+    result_summary,
+    verdict_label,
+)
 from sadame.web._store import GameStore
 
-__all__ = [
-    "MAX_ATTEMPTS",
-    "MAX_QUESTIONS",
-    "GameError",
-    "GameService",
-    "PuzzleNotFound",
-    "partial_credit_message",
-]
+__all__ = ["GameService", "public_question"]
 
-MAX_QUESTIONS = 300
-MAX_ATTEMPTS = 100
+log = logging.getLogger("sadame.web")
 
 
-class GameError(ValueError):
-    """A move the game does not accept (finished puzzle, too many questions ...)."""
+@functools.cache
+def _bundled(name: str) -> PuzzlePack:
+    """A bundled pack, loaded once per process (packs are immutable; every app shares them)."""
+    return bundled_pack(name)
 
 
-class PuzzleNotFound(LookupError):
-    """No such pack or puzzle."""
+def public_question(question: str, result: JudgeResult) -> dict[str, Any]:
+    """What a browser sees of a judged question: verdict, its Japanese label and the note.
+
+    The note comes from the rule table (or is the rephrasing advice), never LLM text."""
+    return {"question": question, "verdict": result.verdict, "label": verdict_label(result.verdict),
+            "note": reply_note(result), "source": result.source}
 
 
-def partial_credit_message(matched: int, total: int) -> str:
-    """The feedback for a wrong answer, e.g. ``惜しい、2つのうち1つは合っています``."""
-    if matched <= 0:
-        return "残念、まだ核心に届いていません"
-    return f"惜しい、{total}つのうち{matched}つは合っています"
+def _public_attempt(answer: str, correct: bool, matched: int, total: int, message: str) -> dict[str, Any]:
+    return {"answer": answer, "correct": correct, "matched": matched, "total": total, "message": message}
 
 
-@dataclass(frozen=True, slots=True)
-class PackEntry:
-    name: str
-    title: str
-    pack: PuzzlePack
+def _legacy(doc: dict[str, Any], puzzle_id: str) -> dict[str, Any]:
+    """A state stored before the game moved into sadame.judge (history without rule data)."""
+    history = [{"question": h["question"], "result": {"verdict": h["verdict"], "note": h.get("note"),
+                                                      "source": h.get("source", "rules")}}
+               for h in doc.get("history", [])]
+    attempts = [{"answer": a["answer"], "check": {"correct": a["correct"], "matched": a["matched"],
+                                                  "total": a["total"]}} for a in doc.get("attempts", [])]
+    return {"puzzle_id": puzzle_id, "history": history, "attempts": attempts,
+            "solved": bool(doc.get("solved")), "gave_up": bool(doc.get("gave_up"))}
+
+
+def _state(doc: dict[str, Any] | None, puzzle_id: str) -> GameState:
+    if not doc:
+        return GameState(puzzle_id)
+    try:
+        return GameState.from_dict(doc if "puzzle_id" in doc else _legacy(doc, puzzle_id))
+    except (ValueError, TypeError, KeyError) as exc:  # never lock a browser out of a puzzle
+        log.warning("unreadable game state for %s reset: %s", puzzle_id, exc)
+        return GameState(puzzle_id)
 
 
 class GameService:
-    """Loads packs lazily, judges questions and answers, and stores progress per browser."""
+    """Loads packs lazily, plays moves on each browser's stored state, builds public views."""
 
-    def __init__(self, store: GameStore, packs: tuple[str, ...], fallback: JudgeFallback | None = None) -> None:
+    def __init__(self, store: GameStore, packs: tuple[str, ...], fallback: JudgeFallback | None = None,
+                 *, max_questions: int = MAX_QUESTIONS, max_attempts: int = MAX_ATTEMPTS) -> None:
         self._store = store
-        self._pack_specs = packs
+        #: per browser and puzzle; checked again inside the transaction that stores a move, so
+        #: parallel requests cannot exceed them
+        self.max_questions = max_questions
+        self.max_attempts = max_attempts
+        self._pack_specs = packs or bundled_names()
         self._fallback = fallback
         self._lock = threading.RLock()
-        self._packs: dict[str, PackEntry] | None = None
+        self._packs: dict[str, PuzzlePack] | None = None
         self._judges: dict[tuple[str, str, bool], Judge] = {}
 
     @property
@@ -69,151 +116,145 @@ class GameService:
         """Whether an LLM fallback is configured (the opt-in toggle is shown only then)."""
         return self._fallback is not None
 
-    def packs(self) -> dict[str, PackEntry]:
-        """Every configured pack by name, loaded once."""
+    def packs(self) -> dict[str, PuzzlePack]:
+        """Every configured pack by name, loaded once, in the configured order."""
         with self._lock:
             if self._packs is None:
-                loaded: dict[str, PackEntry] = {}
+                loaded: dict[str, PuzzlePack] = {}
                 for spec in self._pack_specs:
                     is_path = spec.endswith((".yaml", ".yml", ".json")) or "/" in spec
-                    pack = load_pack(Path(spec)) if is_path else bundled_pack(spec)
-                    loaded[pack.name] = PackEntry(pack.name, pack.title, pack)
+                    pack = load_pack(Path(spec)) if is_path else _bundled(spec)
+                    loaded[pack.name] = pack
                 self._packs = loaded
             return self._packs
 
     def puzzle(self, pack: str, puzzle_id: str) -> Puzzle:
-        entry = self.packs().get(pack)
-        if entry is None:
-            raise PuzzleNotFound(f"no puzzle pack {pack!r}")
-        found = entry.pack.puzzles.get(puzzle_id)
+        found = self.packs().get(pack)
         if found is None:
-            raise PuzzleNotFound(f"no puzzle {puzzle_id!r} in pack {pack!r}")
-        return found
-
-    def listing(self, cookie: str | None) -> list[dict[str, Any]]:
-        """Packs with their puzzles' ids and titles (and this browser's progress)."""
-        result = []
-        for entry in self.packs().values():
-            puzzles = []
-            for puzzle in entry.pack.puzzles.values():
-                state = self._store.load(cookie, entry.name, puzzle.id) if cookie else None
-                puzzles.append(
-                    {
-                        "id": puzzle.id,
-                        "title": puzzle.title,
-                        "questions": len(state["history"]) if state else 0,
-                        "solved": bool(state and state["solved"]),
-                        "gave_up": bool(state and state["gave_up"]),
-                    }
-                )
-            result.append({"name": entry.name, "title": entry.title, "puzzles": puzzles})
-        return result
+            raise UnknownPuzzle(f"「{pack}」という問題集はありません")
+        puzzle = found.puzzles.get(puzzle_id)
+        if puzzle is None:
+            raise UnknownPuzzle(f"問題集「{found.title}」に「{puzzle_id}」という問題はありません")
+        return puzzle
 
     def _judge(self, pack: str, puzzle_id: str, use_llm: bool) -> Judge:
         key = (pack, puzzle_id, use_llm and self._fallback is not None)
         with self._lock:
             judge = self._judges.get(key)
             if judge is None:
-                puzzle = self.puzzle(pack, puzzle_id)
-                judge = Judge(puzzle, fallback=self._fallback if key[2] else None)
+                judge = Judge(self.puzzle(pack, puzzle_id), fallback=self._fallback if key[2] else None)
                 self._judges[key] = judge
             return judge
+
+    def _load(self, cookie: str | None, pack: str, puzzle: Puzzle) -> GameState:
+        return _state(self._store.load(cookie, pack, puzzle.id) if cookie else None, puzzle.id)
+
+    def _change(self, cookie: str, pack: str, puzzle: Puzzle, move: Callable[[GameState], None], *,
+                client: str | None = None, spend: str | None = None) -> GameState:
+        """Apply ``move`` to the stored state atomically; returns the new state.
+
+        ``client`` is charged its budget in the same transaction (``spend``: ``"q"`` for a question,
+        ``"a"`` for an answer; see :meth:`GameStore.update`)."""
+        changed: list[GameState] = []
+
+        def change(doc: dict[str, Any] | None) -> dict[str, Any]:
+            state = _state(doc, puzzle.id)
+            move(state)
+            changed[:] = [state]
+            return state.to_dict()
+
+        self._store.update(cookie, pack, puzzle.id, change, client=client, spend=spend)
+        return changed[0]
+
+    def _check_room(self, state: GameState, kind: str) -> None:
+        """Refuse a move beyond this service's per-browser limit (stricter than the game's own)."""
+        if kind == "q" and len(state.history) >= self.max_questions:
+            raise GameError(f"質問は1問につき{self.max_questions}回までです")
+        if kind == "a" and len(state.attempts) >= self.max_attempts:
+            raise GameError(f"回答は1問につき{self.max_attempts}回までです")
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def listing(self, cookie: str | None, pack: str | None = None, status: str | None = None) -> list[dict[str, Any]]:
+        """Packs and puzzles with difficulty and this browser's progress, filtered by
+        ``pack`` (a name) and ``status`` (``solved`` / ``gave_up`` / ``in_progress`` / ``unplayed``)."""
+        wanted = parse_status(status)
+        if pack is not None and pack not in self.packs():
+            raise UnknownPuzzle(f"「{pack}」という問題集はありません")
+        docs = self._store.load_all(cookie) if cookie else {}
+        states = {key: _state(doc, key[1]) for key, doc in docs.items()}
+        catalog = puzzle_catalog(self.packs().values(), states, pack=pack, status=wanted)
+        return [entry.to_dict() for entry in catalog]
 
     def view(self, cookie: str | None, pack: str, puzzle_id: str) -> dict[str, Any]:
         """The public view of a game for one browser (see the module docstring)."""
         puzzle = self.puzzle(pack, puzzle_id)
-        state = (self._store.load(cookie, pack, puzzle_id) if cookie else None) or _empty()
-        finished = bool(state["solved"] or state["gave_up"])
+        state = self._load(cookie, pack, puzzle)
+        record = state.record()
+        total = len(puzzle.solution)
         return {
-            "pack": pack,
-            "id": puzzle.id,
-            "title": puzzle.title,
-            "statement": puzzle.statement,
-            "history": state["history"],
-            "attempts": state["attempts"],
-            "solved": bool(state["solved"]),
-            "gave_up": bool(state["gave_up"]),
-            "finished": finished,
-            "truth": puzzle.truth if finished else None,
+            "pack": pack, "pack_title": self.packs()[pack].title, "id": puzzle.id, "title": puzzle.title, "statement": puzzle.statement,
+            "difficulty": puzzle_difficulty(puzzle), "measured": measure_difficulty(puzzle).to_dict(),
+            "history": [public_question(q, r) for q, r in state.history],
+            "attempts": [_public_attempt(a, c.correct, c.matched, c.total, answer_feedback(c))
+                         for a, c in state.attempts],
+            "hints": list(state.hints_shown(puzzle)), "hints_total": len(puzzle_hints(puzzle)),
+            "hints_used": state.hints_used,
+            "status": str(state.status), "status_label": STATUS_LABELS[state.status],
+            "solved": state.solved, "gave_up": state.gave_up, "finished": state.finished,
+            "truth": puzzle.truth if state.finished else None,
+            "result": result_summary(record.outcome, record.questions, record.hints) if record else None,
+            "answer_intro": answer_intro(total),
+            "answer_progress": answer_progress(state.best_matched, total) if state.attempts else None,
             "llm_available": self.llm_available,
         }
 
-    def ask(self, cookie: str, pack: str, puzzle_id: str, question: str, *, use_llm: bool = False) -> dict[str, Any]:
-        """Judge a question and append it to this browser's history; returns the entry."""
-        self.puzzle(pack, puzzle_id)
-        if not question.strip():
-            raise GameError("質問が空です")
-        current = self._store.load(cookie, pack, puzzle_id) or _empty()
-        _check_open(current)
-        if len(current["history"]) >= MAX_QUESTIONS:
-            raise GameError(f"質問は1問につき{MAX_QUESTIONS}回までです")
-        result = self._judge(pack, puzzle_id, use_llm).ask(question)
-        entry = {
-            "question": question,
-            "verdict": str(result.verdict),
-            # The note comes from the rule table only (never LLM text), so it may be shown.
-            "note": result.note,
-            "source": str(result.source),
-        }
+    # -- moves -----------------------------------------------------------------------------
 
-        def change(doc: dict[str, Any] | None) -> dict[str, Any]:
-            doc = doc or _empty()
-            _check_open(doc)
-            doc["history"].append(entry)
-            return doc
-
-        self._store.update(cookie, pack, puzzle_id, change)
-        return entry
-
-    def answer(self, cookie: str, pack: str, puzzle_id: str, answer: str) -> dict[str, Any]:
-        """Check an answer against the puzzle's solution; a correct one solves the puzzle."""
+    def ask(self, cookie: str, pack: str, puzzle_id: str, question: str, *, use_llm: bool = False,
+            client: str | None = None) -> dict[str, Any]:
+        """Judge a question and append it to this browser's history; returns the public entry."""
         puzzle = self.puzzle(pack, puzzle_id)
-        if not answer.strip():
-            raise GameError("答えが空です")
-        current = self._store.load(cookie, pack, puzzle_id) or _empty()
-        _check_open(current)
-        if len(current["attempts"]) >= MAX_ATTEMPTS:
-            raise GameError(f"回答は1問につき{MAX_ATTEMPTS}回までです")
-        check = check_answer(answer, puzzle.solution)
-        correct = bool(check.correct)
-        entry = {
-            "answer": answer,
-            "correct": correct,
-            "matched": int(check.matched),
-            "total": int(check.total),
-            "message": "正解です！" if correct else partial_credit_message(int(check.matched), int(check.total)),
-        }
+        current = self._load(cookie, pack, puzzle)
+        text = current.check_question(question)
+        self._check_room(current, "q")
+        result = self._judge(pack, puzzle_id, use_llm).ask(text)
 
-        def change(doc: dict[str, Any] | None) -> dict[str, Any]:
-            doc = doc or _empty()
-            _check_open(doc)
-            doc["attempts"].append(entry)
-            if correct:
-                doc["solved"] = True
-            return doc
+        def move(state: GameState) -> None:
+            self._check_room(state, "q")
+            state.record_question(text, result)
 
-        self._store.update(cookie, pack, puzzle_id, change)
-        return entry
+        self._change(cookie, pack, puzzle, move, client=client, spend="q")
+        return public_question(text, result)
 
-    def give_up(self, cookie: str, pack: str, puzzle_id: str) -> None:
+    def answer(self, cookie: str, pack: str, puzzle_id: str, answer: str, *,
+               client: str | None = None) -> dict[str, Any]:
+        """Check an answer against the solution; a correct one solves the puzzle."""
+        puzzle = self.puzzle(pack, puzzle_id)
+        current = self._load(cookie, pack, puzzle)
+        text = current.check_answer_text(answer)
+        self._check_room(current, "a")
+        check = grade_answer(puzzle, text)
+
+        def move(state: GameState) -> None:
+            self._check_room(state, "a")
+            state.record_attempt(text, check)
+
+        self._change(cookie, pack, puzzle, move, client=client, spend="a")
+        return _public_attempt(text, check.correct, check.matched, check.total, answer_feedback(check))
+
+    def hint(self, cookie: str, pack: str, puzzle_id: str, *, client: str | None = None) -> dict[str, Any]:
+        """Reveal the next hint (counted); returns its number and text."""
+        puzzle = self.puzzle(pack, puzzle_id)
+        taken: list[str] = []
+        state = self._change(cookie, pack, puzzle, lambda state: taken.append(state.take_hint(puzzle)),
+                             client=client)
+        return {"number": state.hints_used, "hint": taken[-1], "hints_total": len(puzzle_hints(puzzle))}
+
+    def give_up(self, cookie: str, pack: str, puzzle_id: str, *, client: str | None = None) -> None:
         """Give up: the truth is revealed from now on. Giving up a finished puzzle is a no-op."""
-        self.puzzle(pack, puzzle_id)
+        self._change(cookie, pack, self.puzzle(pack, puzzle_id), GameState.give_up, client=client)
 
-        def change(doc: dict[str, Any] | None) -> dict[str, Any]:
-            doc = doc or _empty()
-            if not doc["solved"]:
-                doc["gave_up"] = True
-            return doc
-
-        self._store.update(cookie, pack, puzzle_id, change)
-
-
-def _empty() -> dict[str, Any]:
-    return {"history": [], "attempts": [], "solved": False, "gave_up": False}
-
-
-def _check_open(doc: dict[str, Any]) -> None:
-    if doc["solved"]:
-        raise GameError("この問題はもう解けています")
-    if doc["gave_up"]:
-        raise GameError("この問題はギブアップ済みです")
+    def restart(self, cookie: str, pack: str, puzzle_id: str, *, client: str | None = None) -> None:
+        """Play a solved or given-up puzzle again (the finished play stays in the record)."""
+        self._change(cookie, pack, self.puzzle(pack, puzzle_id), GameState.restart, client=client)

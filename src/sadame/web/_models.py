@@ -16,7 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from sadame.db import Base
 
-__all__ = ["WebApiKey", "WebBrowserSession", "WebGameState", "WebTenant"]
+__all__ = ["WebApiKey", "WebBrowserSession", "WebClientBudget", "WebGameState", "WebTenant"]
 
 
 class WebTenant(Base):
@@ -52,6 +52,26 @@ class WebBrowserSession(Base):
         ForeignKey("web_tenants.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    # Sign-in: the key that signed this session in (a revoked key ends the session)
+    # and when; last_seen_at drives the idle lifetime and the purge of stale sessions.
+    api_key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    signed_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class WebClientBudget(Base):
+    """How much of a budget one client (hashed address) used in the current window.
+
+    ``scope`` is ``session`` (new anonymous sessions) or ``q:<pack>/<puzzle>`` and
+    ``a:<pack>/<puzzle>`` (questions and answers on one puzzle, over all its cookies).
+    """
+
+    __tablename__ = "web_client_budgets"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(220), primary_key=True)
+    used: Mapped[int] = mapped_column(Integer, nullable=False)
+    window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
 
 class WebGameState(Base):

@@ -13,16 +13,20 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from sadame.web._budget import BudgetExhausted, consume_budget, purge_budgets
 from sadame.web._models import WebApiKey, WebBrowserSession, WebGameState, WebTenant
+from sadame.web._settings import WebSettings
 
 __all__ = [
     "KEY_PREFIX",
@@ -36,7 +40,10 @@ __all__ = [
 
 KEY_PREFIX = "sdm_"
 _TENANT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-_MAX_CAS_RETRIES = 20
+_PREFIX_LEN = len(KEY_PREFIX) + 6  # what list-keys shows of a key
+_MIN_REVOKE_PREFIX = 8
+_PURGE_EVERY = 60.0  # seconds between opportunistic purges per process
+_MAX_STATES_LISTED = 10_000
 
 
 class TenantNameError(ValueError):
@@ -50,6 +57,15 @@ def _now() -> datetime:
 def hash_secret(secret: str) -> str:
     """The SHA-256 hex digest under which a key or cookie is stored."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def end_key_sessions(session: Session, key_id: int) -> None:
+    """Sign out every browser session that the key ``key_id`` signed in."""
+    session.execute(
+        update(WebBrowserSession)
+        .where(WebBrowserSession.api_key_id == key_id)
+        .values(tenant_id=None, api_key_id=None, signed_in_at=None)
+    )
 
 
 def validate_tenant_name(name: str) -> str:
@@ -80,7 +96,7 @@ class KeyStore:
         """Create ``tenant`` when it does not exist yet, and a new key for it."""
         validate_tenant_name(tenant)
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        prefix = key[: len(KEY_PREFIX) + 6]
+        prefix = key[:_PREFIX_LEN]
         for _attempt in range(3):
             try:
                 with Session(self._engine) as session, session.begin():
@@ -98,16 +114,29 @@ class KeyStore:
         raise RuntimeError(f"could not create a key for tenant {tenant!r}")
 
     def revoke(self, prefix: str) -> int:
-        """Revoke every active key starting with ``prefix``; returns how many were revoked."""
-        if len(prefix) < len(KEY_PREFIX) + 4:
-            raise ValueError("give at least the first 8 characters of the key (as listed)")
+        """Revoke the one active key that ``prefix`` names and end its dashboard sessions.
+
+        ``prefix`` is the full key or any prefix of at least 8 characters of the stored
+        prefix (``sdm_`` + 6, as listed); a prefix matching several active keys is refused.
+        Returns 1, or 0 when no active key matches.
+        """
+        prefix = prefix.strip()
+        if len(prefix) < _MIN_REVOKE_PREFIX or not prefix.isascii():
+            raise ValueError(f"give the full key or at least its first {_MIN_REVOKE_PREFIX} characters (as listed)")
         with Session(self._engine) as session, session.begin():
-            rows = session.scalars(
-                select(WebApiKey).where(WebApiKey.prefix == prefix[: len(KEY_PREFIX) + 6],
-                                        WebApiKey.revoked_at.is_(None))
-            ).all()
+            active = select(WebApiKey).where(WebApiKey.revoked_at.is_(None))
+            rows = session.scalars(active.where(WebApiKey.key_hash == hash_secret(prefix))).all()
+            if not rows:
+                if len(prefix) > _PREFIX_LEN:
+                    raise ValueError(f"no active key is {prefix[:_PREFIX_LEN]}…: give the full key, or "
+                                     f"a prefix of {_MIN_REVOKE_PREFIX}-{_PREFIX_LEN} characters as listed")
+                shown = func.substr(WebApiKey.prefix, 1, len(prefix))
+                rows = session.scalars(active.where(shown == prefix)).all()
+            if len(rows) > 1:
+                raise ValueError(f"{prefix!r} matches {len(rows)} active keys: give a longer prefix or the full key")
             for row in rows:
                 row.revoked_at = _now()
+                end_key_sessions(session, row.id)
             return len(rows)
 
     def list_keys(self) -> list[dict[str, Any]]:
@@ -139,48 +168,58 @@ class KeyStore:
                 .where(WebApiKey.key_hash == hash_secret(key), WebApiKey.revoked_at.is_(None))
             )
 
+    def active_key(self, key: str) -> tuple[int, int] | None:
+        """``(key id, tenant id)`` of an active key, or None for an unknown or revoked key."""
+        if not key.startswith(KEY_PREFIX) or len(key) > 200 or not key.isascii():
+            return None
+        with Session(self._engine) as session:
+            row = session.execute(
+                select(WebApiKey.id, WebApiKey.tenant_id)
+                .where(WebApiKey.key_hash == hash_secret(key), WebApiKey.revoked_at.is_(None))
+            ).first()
+        return (int(row[0]), int(row[1])) if row else None
+
     def tenant_id(self, name: str) -> int | None:
         with Session(self._engine) as session:
             return session.scalar(select(WebTenant.id).where(WebTenant.name == name))
 
 
 class GameStore:
-    """Browser sessions (by hashed cookie) and their per-puzzle game states."""
+    """Browser sessions (by hashed cookie) and their per-puzzle game states.
 
-    def __init__(self, engine: Engine) -> None:
+    Only moves write: reading pages or sending a rejected request leaves no rows.
+    A move runs in one transaction that first touches (or creates) the session row,
+    which serializes the moves of one browser on both databases, then counts the
+    client's budget, then rewrites the game state.
+    """
+
+    def __init__(self, engine: Engine, settings: WebSettings | None = None) -> None:
         self._engine = engine
+        self._settings = settings or WebSettings()
+        self._last_purge = 0.0
+        self._purge_lock = threading.Lock()
 
-    def ensure_session(self, cookie: str | None) -> tuple[str, bool]:
-        """The cookie to use for this browser and whether it is new.
+    def resolve(self, cookie: str | None) -> tuple[str, bool]:
+        """The cookie to use for this browser and whether it is new; writes nothing.
 
-        An unknown, malformed or missing cookie gets a fresh session: cookies are
-        never trusted to name a session that the database does not have.
+        An unknown, malformed or missing cookie gets a fresh value: cookies are never
+        trusted to name a session that the database does not have. The session row is
+        created by the first move (:meth:`update`).
         """
         if cookie and 20 <= len(cookie) <= 100 and cookie.isascii():
             with Session(self._engine) as session:
                 if session.get(WebBrowserSession, hash_secret(cookie)) is not None:
                     return cookie, False
-        fresh = secrets.token_urlsafe(32)
-        with Session(self._engine) as session, session.begin():
-            session.add(WebBrowserSession(id=hash_secret(fresh), tenant_id=None, created_at=_now()))
-        return fresh, True
+        return secrets.token_urlsafe(32), True
 
-    def session_tenant(self, cookie: str) -> str | None:
-        """The tenant this browser signed in to with an API key, if any."""
-        with Session(self._engine) as session:
-            return session.scalar(
-                select(WebTenant.name)
-                .join(WebBrowserSession, WebBrowserSession.tenant_id == WebTenant.id)
-                .where(WebBrowserSession.id == hash_secret(cookie))
-            )
-
-    def set_session_tenant(self, cookie: str, tenant_id: int | None) -> None:
-        with Session(self._engine) as session, session.begin():
-            session.execute(
-                update(WebBrowserSession)
-                .where(WebBrowserSession.id == hash_secret(cookie))
-                .values(tenant_id=tenant_id)
-            )
+    def ensure_session(self, cookie: str | None) -> tuple[str, bool]:
+        """Like :meth:`resolve`, but a fresh session is stored at once."""
+        cookie, fresh = self.resolve(cookie)
+        if fresh:
+            now = _now()
+            with Session(self._engine) as session, session.begin():
+                session.add(WebBrowserSession(id=hash_secret(cookie), created_at=now, last_seen_at=now))
+        return cookie, fresh
 
     def load(self, cookie: str, pack: str, puzzle_id: str) -> dict[str, Any] | None:
         """The stored game state document, or None when this browser has not played it."""
@@ -197,53 +236,109 @@ class GameStore:
         loaded: dict[str, Any] = json.loads(raw)
         return loaded
 
+    def load_all(self, cookie: str) -> dict[tuple[str, str], dict[str, Any]]:
+        """Every stored game state of this browser, by (pack, puzzle id) -- one query."""
+        with Session(self._engine) as session:
+            rows = session.execute(
+                select(WebGameState.pack, WebGameState.puzzle_id, WebGameState.state)
+                .where(WebGameState.session_id == hash_secret(cookie))
+                .limit(_MAX_STATES_LISTED)
+            ).all()
+        return {(pack, puzzle_id): json.loads(raw) for pack, puzzle_id, raw in rows}
+
     def update(
         self,
         cookie: str,
         pack: str,
         puzzle_id: str,
         change: Callable[[dict[str, Any] | None], dict[str, Any]],
+        *,
+        client: str | None = None,
+        spend: str | None = None,
     ) -> dict[str, Any]:
-        """Apply ``change`` to the stored state atomically (compare-and-set on a version).
+        """Apply ``change`` to the stored state atomically and return the new document.
 
         ``change`` receives the current document (None for a first move) and returns
-        the new one; it may be called again when another process won the race.
+        the new one; it may raise to refuse the move (nothing is written then).
+        ``client`` (from :func:`~sadame.web._budget.client_id`) is charged for a new
+        session and, with ``spend`` (``"q"`` question, ``"a"`` answer), for the move.
         """
         sid = hash_secret(cookie)
-        for _attempt in range(_MAX_CAS_RETRIES):
-            with Session(self._engine) as session, session.begin():
-                row = session.execute(
-                    select(WebGameState.state, WebGameState.version).where(
-                        WebGameState.session_id == sid,
-                        WebGameState.pack == pack,
-                        WebGameState.puzzle_id == puzzle_id,
-                    )
-                ).first()
-                current: dict[str, Any] | None = json.loads(row[0]) if row else None
-                new = change(current)
-                encoded = json.dumps(new, ensure_ascii=False)
-                if row is None:
-                    try:
-                        with session.begin_nested():
-                            session.add(
-                                WebGameState(
-                                    session_id=sid, pack=pack, puzzle_id=puzzle_id,
-                                    state=encoded, version=1, updated_at=_now(),
-                                )
-                            )
-                    except IntegrityError:
-                        continue
-                    return new
-                result = session.execute(
-                    update(WebGameState)
-                    .where(
-                        WebGameState.session_id == sid,
-                        WebGameState.pack == pack,
-                        WebGameState.puzzle_id == puzzle_id,
-                        WebGameState.version == row[1],
-                    )
-                    .values(state=encoded, version=row[1] + 1, updated_at=_now())
-                )
-                if getattr(result, "rowcount", 0) == 1:
-                    return new
-        raise RuntimeError("game state kept changing under this request; try again")
+        with Session(self._engine) as session, session.begin():
+            now = _now()
+            self._claim_session(session, sid, client, now)
+            if client is not None and spend is not None:
+                self._spend(session, client, f"{spend}:{pack}/{puzzle_id}"[:220], spend, now)
+            new = self._write_state(session, sid, pack, puzzle_id, change, now)
+        self._maybe_purge()
+        return new
+
+    def _claim_session(self, session: Session, sid: str, client: str | None, now: datetime) -> None:
+        """Touch the session row (locking it for this transaction), creating it when new."""
+        touch = update(WebBrowserSession).where(WebBrowserSession.id == sid).values(last_seen_at=now)
+        if getattr(session.execute(touch), "rowcount", 0) == 1:
+            return
+        limits = self._settings
+        if client is not None and not consume_budget(
+            session, client, "session", limits.client_sessions, limits.budget_window, now
+        ):
+            raise BudgetExhausted("この端末から始められる新しいセッションの数が上限に達しました。時間をおいてお試しください")
+        try:
+            with session.begin_nested():
+                session.add(WebBrowserSession(id=sid, tenant_id=None, created_at=now, last_seen_at=now))
+        except IntegrityError:  # the same new cookie in two requests at once
+            session.execute(touch)
+
+    def _spend(self, session: Session, client: str, scope: str, kind: str, now: datetime) -> None:
+        limits = self._settings
+        limit = limits.client_questions if kind == "q" else limits.client_attempts
+        if not consume_budget(session, client, scope, limit, limits.budget_window, now):
+            what = "質問" if kind == "q" else "回答"
+            raise BudgetExhausted(f"この端末からのこの問題への{what}が上限に達しました。時間をおいてお試しください")
+
+    def _write_state(
+        self, session: Session, sid: str, pack: str, puzzle_id: str,
+        change: Callable[[dict[str, Any] | None], dict[str, Any]], now: datetime,
+    ) -> dict[str, Any]:
+        where = (WebGameState.session_id == sid, WebGameState.pack == pack, WebGameState.puzzle_id == puzzle_id)
+        row = session.execute(select(WebGameState.state, WebGameState.version).where(*where)).first()
+        new = change(json.loads(row[0]) if row else None)
+        encoded = json.dumps(new, ensure_ascii=False)
+        if row is None:
+            session.add(WebGameState(session_id=sid, pack=pack, puzzle_id=puzzle_id, state=encoded,
+                                     version=1, updated_at=now))
+            session.flush()
+            return new
+        result = session.execute(
+            update(WebGameState)
+            .where(*where, WebGameState.version == row[1])
+            .values(state=encoded, version=row[1] + 1, updated_at=now)
+        )
+        if getattr(result, "rowcount", 0) != 1:  # cannot happen while the session row is locked
+            raise RuntimeError("game state changed under this request; try again")
+        return new
+
+    def _maybe_purge(self) -> None:
+        """Purge stale sessions at most once a minute per process (after a move)."""
+        with self._purge_lock:
+            if time.monotonic() - self._last_purge < _PURGE_EVERY:
+                return
+            self._last_purge = time.monotonic()
+        self.purge()
+
+    def purge(self, now: datetime | None = None) -> dict[str, int]:
+        """Delete sessions idle longer than ``anonymous_ttl`` (with their game states) and
+        budget rows whose window is over; returns the counts."""
+        now = now or _now()
+        cut = now - timedelta(seconds=self._settings.anonymous_ttl)
+        seen = func.coalesce(WebBrowserSession.last_seen_at, WebBrowserSession.created_at)
+        stale = select(WebBrowserSession.id).where(seen < cut)
+        with Session(self._engine) as session, session.begin():
+            states = session.execute(delete(WebGameState).where(WebGameState.session_id.in_(stale)))
+            sessions = session.execute(delete(WebBrowserSession).where(seen < cut))
+            budgets = purge_budgets(session, self._settings.budget_window, now)
+        return {
+            "sessions": int(getattr(sessions, "rowcount", 0) or 0),
+            "game_states": int(getattr(states, "rowcount", 0) or 0),
+            "budgets": budgets,
+        }

@@ -1,8 +1,11 @@
 """Dependencies shared by the API routes and the pages (``Annotated`` aliases).
 
 * :data:`Ctx` — the app's :class:`~sadame.web._context.WebContext`.
-* :data:`BrowserCookie` — this browser's opaque session cookie (created on first use,
-  stored hashed; the game history hangs off it, so it survives reloads).
+* :data:`BrowserCookie` — this browser's opaque session cookie (a fresh value is set
+  when the browser has none; the session row is stored, hashed, by the first move that
+  succeeds, so rejected requests leave nothing behind).
+* :data:`Client` — the stored identity of the client address (for per-client budgets).
+* :data:`QuoteSlot` — one of the process's ``WebSettings.quote_slots`` quote-check slots.
 * :data:`Tenant` — the tenant of the ``Authorization: Bearer <key>`` API key (401 otherwise).
 * :data:`Text` and friends — request strings without NUL characters or lone
   surrogates (neither survives a round trip through PostgreSQL or UTF-8).
@@ -10,19 +13,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, Field
 
+from sadame.web._budget import client_id
 from sadame.web._context import WebContext
 
 __all__ = [
     "COOKIE_NAME",
     "BrowserCookie",
+    "Client",
     "Ctx",
     "Identifier",
+    "QuoteSlot",
     "ShortText",
     "Tenant",
     "Text",
@@ -32,7 +39,6 @@ __all__ = [
 ]
 
 COOKIE_NAME = "sadame_session"
-_COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 
 def clean_text(value: str) -> str:
@@ -63,7 +69,7 @@ def set_browser_cookie(response: Response, ctx: WebContext, cookie: str) -> None
     response.set_cookie(
         COOKIE_NAME,
         cookie,
-        max_age=_COOKIE_MAX_AGE,
+        max_age=max(ctx.settings.anonymous_ttl, ctx.settings.session_absolute),
         httponly=True,
         samesite="lax",
         secure=ctx.settings.cookie_secure,
@@ -72,14 +78,40 @@ def set_browser_cookie(response: Response, ctx: WebContext, cookie: str) -> None
 
 
 def browser_cookie(request: Request, response: Response, ctx: Ctx) -> str:
-    """This browser's session cookie; a new one is issued (and set) when missing or unknown."""
-    cookie, fresh = ctx.games.ensure_session(request.cookies.get(COOKIE_NAME))
+    """This browser's session cookie; a new one is issued (and set) when missing or unknown.
+
+    Nothing is stored here: the session row is created by the first move that succeeds,
+    and an error response (built by the exception handlers) does not carry the cookie.
+    """
+    cookie, fresh = ctx.games.resolve(request.cookies.get(COOKIE_NAME))
     if fresh:
         set_browser_cookie(response, ctx, cookie)
     return cookie
 
 
 BrowserCookie = Annotated[str, Depends(browser_cookie)]
+
+
+def client(request: Request) -> str:
+    """The hashed identity of the client's address (see :mod:`sadame.web._budget`)."""
+    return client_id(request.client.host if request.client else None)
+
+
+Client = Annotated[str, Depends(client)]
+
+
+def quote_slot(ctx: Ctx) -> Iterator[None]:
+    """Hold one of the process's quote-check slots for the request (503 when none frees up)."""
+    if not ctx.quote_slots.acquire(timeout=ctx.settings.quote_wait):
+        raise HTTPException(503, "引用チェックが混み合っています。しばらくしてからもう一度お試しください",
+                            headers={"Retry-After": "5"})
+    try:
+        yield
+    finally:
+        ctx.quote_slots.release()
+
+
+QuoteSlot = Annotated[None, Depends(quote_slot)]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from `sadame web create-key --tenant NAME`.")
 

@@ -6,12 +6,12 @@ Nothing here returns the truth or the rules of an unfinished puzzle (see
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Cookie
+from fastapi import APIRouter, Cookie, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from sadame.web.deps import COOKIE_NAME, BrowserCookie, Ctx, ShortText
+from sadame.web.deps import COOKIE_NAME, BrowserCookie, Client, Ctx, ShortText
 
 __all__ = ["AnswerRequest", "AskRequest", "router"]
 
@@ -19,6 +19,10 @@ router = APIRouter(prefix="/puzzles", tags=["puzzles"])
 
 #: The session cookie as sent (reads never create a session).
 SentCookie = Annotated[str | None, Cookie(alias=COOKIE_NAME, include_in_schema=False)]
+
+
+#: The statuses the list can be filtered by.
+StatusFilter = Literal["unplayed", "in_progress", "solved", "gave_up"]
 
 
 class AskRequest(BaseModel):
@@ -37,7 +41,8 @@ class AnswerRequest(BaseModel):
 class HistoryEntry(BaseModel):
     question: str
     verdict: str
-    note: str | None
+    label: str = Field(description="The verdict in Japanese (はい / いいえ / 関係ありません / …)")
+    note: str | None = Field(description="The author's note, or how to rephrase when there is no verdict")
     source: str
 
 
@@ -49,60 +54,117 @@ class AttemptEntry(BaseModel):
     message: str
 
 
+class HintEntry(BaseModel):
+    number: int
+    hint: str
+    hints_total: int
+
+
+class Measured(BaseModel):
+    median_questions: float | None = Field(description="Median questions to confirm every solution point "
+                                                       "in the natural-question replay (null: never)")
+    level: int
+    questions: int
+
+
 class GameView(BaseModel):
     pack: str
+    pack_title: str
     id: str
     title: str
     statement: str
+    difficulty: int | None = Field(description="The author's difficulty 1-5 (pack format 2)")
+    measured: Measured
     history: list[HistoryEntry]
     attempts: list[AttemptEntry]
+    hints: list[str] = Field(description="The hints taken so far, in order")
+    hints_total: int
+    hints_used: int
+    status: str
+    status_label: str
     solved: bool
     gave_up: bool
     finished: bool
     truth: str | None
+    result: str | None
+    answer_intro: str
+    answer_progress: str | None
     llm_available: bool
 
 
+class BestPlay(BaseModel):
+    outcome: str
+    questions: int
+    hints: int
+    attempts: int
+
+
 class PuzzleSummary(BaseModel):
+    pack: str
     id: str
     title: str
+    difficulty: int | None
+    measured: Measured
+    hints: int
+    status: str
+    status_label: str
     questions: int
-    solved: bool
-    gave_up: bool
+    hints_used: int
+    best: BestPlay | None
 
 
 class PackListing(BaseModel):
     name: str
     title: str
+    description: str | None
+    total: int
+    solved: int
     puzzles: list[PuzzleSummary]
 
 
 @router.get("", response_model=list[PackListing])
-def list_puzzles(ctx: Ctx, cookie: SentCookie = None) -> list[dict[str, Any]]:
-    """Every pack and its puzzles (ids and titles only), with this browser's progress."""
-    return ctx.game.listing(cookie)
+def list_puzzles(ctx: Ctx, cookie: SentCookie = None, pack: Annotated[str | None, Query(max_length=100)] = None,
+                 status: Annotated[StatusFilter | None, Query()] = None) -> list[dict[str, Any]]:
+    """Every pack (or only ``pack``) and its puzzles with difficulty and this browser's progress;
+    ``status`` keeps only ``unplayed`` / ``in_progress`` / ``solved`` / ``gave_up`` puzzles."""
+    return ctx.game.listing(cookie, pack, status)
 
 
 @router.get("/{pack}/{puzzle_id}", response_model=GameView)
 def show_puzzle(pack: str, puzzle_id: str, ctx: Ctx, cookie: SentCookie = None) -> dict[str, Any]:
-    """The statement and this browser's history; the truth only once solved or given up."""
+    """The statement, this browser's history and hints taken; the truth only once solved or given up."""
     return ctx.game.view(cookie, pack, puzzle_id)
 
 
 @router.post("/{pack}/{puzzle_id}/ask", response_model=HistoryEntry)
-def ask(pack: str, puzzle_id: str, body: AskRequest, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
-    """Judge a question: verdict (YES/NO/IRRELEVANT/UNCERTAIN/UNKNOWN), the author's note, source."""
-    return ctx.game.ask(cookie, pack, puzzle_id, body.question, use_llm=body.use_llm)
+def ask(pack: str, puzzle_id: str, body: AskRequest, ctx: Ctx, cookie: BrowserCookie,
+        client: Client) -> dict[str, Any]:
+    """Judge a question: verdict (YES/NO/IRRELEVANT/UNCERTAIN/UNKNOWN), its label, the note, source."""
+    return ctx.game.ask(cookie, pack, puzzle_id, body.question, use_llm=body.use_llm, client=client)
 
 
 @router.post("/{pack}/{puzzle_id}/answer", response_model=AttemptEntry)
-def answer(pack: str, puzzle_id: str, body: AnswerRequest, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
-    """Check an answer; a wrong one says how many of the solution's points it got."""
-    return ctx.game.answer(cookie, pack, puzzle_id, body.answer)
+def answer(pack: str, puzzle_id: str, body: AnswerRequest, ctx: Ctx, cookie: BrowserCookie,
+           client: Client) -> dict[str, Any]:
+    """Check an answer; a wrong one says how many of the solution's points it got (never which)."""
+    return ctx.game.answer(cookie, pack, puzzle_id, body.answer, client=client)
+
+
+@router.post("/{pack}/{puzzle_id}/hint", response_model=HintEntry)
+def hint(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie, client: Client) -> dict[str, Any]:
+    """Reveal the next hint (counted and shown with the result); 409 when none is left."""
+    return ctx.game.hint(cookie, pack, puzzle_id, client=client)
+
+
+@router.post("/{pack}/{puzzle_id}/restart", response_model=GameView)
+def restart(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie, client: Client) -> dict[str, Any]:
+    """Play a solved or given-up puzzle again (409 while it is in progress)."""
+    ctx.game.restart(cookie, pack, puzzle_id, client=client)
+    return ctx.game.view(cookie, pack, puzzle_id)
 
 
 @router.post("/{pack}/{puzzle_id}/give-up", response_model=GameView)
-def give_up(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie) -> dict[str, Any]:
+def give_up(pack: str, puzzle_id: str, ctx: Ctx, cookie: BrowserCookie, client: Client) -> dict[str, Any]:
     """Give up and get the truth (真相)."""
-    ctx.game.give_up(cookie, pack, puzzle_id)
+    ctx.game.give_up(cookie, pack, puzzle_id, client=client)
     return ctx.game.view(cookie, pack, puzzle_id)

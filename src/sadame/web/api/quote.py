@@ -1,4 +1,8 @@
-"""Quote verification and number grounding over HTTP (``/api/quote/...``)."""
+"""Quote verification and number grounding over HTTP (``/api/quote/...``).
+
+Each route calls one library function of :mod:`sadame.quote`; ``/check`` is the very
+call behind ``sadame quote check`` and the ``/quote`` page.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,14 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from sadame.web._quotecheck import MAX_QUOTES, check_output, ground, summarize
-from sadame.web.deps import Text
+from sadame.quote import CHECK_MAX_SPANS, MAX_QUOTES, check_output, ground_numbers, quote_list_gate
+from sadame.web.deps import QuoteSlot, Text
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
 router = APIRouter(prefix="/quote", tags=["quote"])
 
-Preset = Literal["decoration", "judge", "numeric", "issue"]
+Preset = Literal["quote", "decoration", "judge", "numeric", "issue"]
 
 
 class VerifyRequest(BaseModel):
@@ -22,7 +26,7 @@ class VerifyRequest(BaseModel):
 
     source: Text
     quotes: list[Text] = Field(max_length=MAX_QUOTES)
-    preset: Preset = "decoration"
+    preset: Preset = "quote"
 
 
 class GroundRequest(BaseModel):
@@ -37,35 +41,25 @@ class CheckRequest(BaseModel):
 
     source: Text
     output: Text = Field(description="The LLM output: JSON with evidence_spans/quotes, or text with 「」 quotes.")
-    preset: Preset = "decoration"
+    preset: Preset = "quote"
 
 
 @router.post("/verify")
-def verify(body: VerifyRequest) -> dict[str, Any]:
-    """Every quote with its status (exact / normalized / missing / invalid) and its span in the source."""
-    from sadame.quote import verify_quotes
-
-    results = [r.to_dict() for r in verify_quotes(body.quotes, body.source, body.preset)]
-    return {"results": results, "summary": summarize(results)}
+def verify(body: VerifyRequest, _slot: QuoteSlot) -> dict[str, Any]:
+    """Every quote with its status (exact / normalized / missing / invalid) and its spans in the source
+    (at most 10 per quote; ``truncated`` says when there were more)."""
+    report = quote_list_gate(preset=body.preset, max_spans=CHECK_MAX_SPANS).check(body.source, body.quotes)
+    return {"results": [item.result.to_dict() for item in report.items], "summary": report.summary.to_dict()}
 
 
 @router.post("/ground")
-def ground_numbers(body: GroundRequest) -> dict[str, Any]:
-    """Every amount, percentage and date of the claim, grounded in the source or not."""
-    numbers, available = ground(body.claim, body.source)
-    return {"numbers": numbers, "available": available}
+def ground(body: GroundRequest, _slot: QuoteSlot) -> dict[str, Any]:
+    """Every amount, count, percentage, date and duration of the claim, grounded in the source or not."""
+    return ground_numbers(body.claim, body.source).to_dict()
 
 
 @router.post("/check")
-def check(body: CheckRequest) -> dict[str, Any]:
-    """Extract the quotes of an LLM output, verify them and ground its numbers."""
-    result = check_output(body.source, body.output, body.preset)
-    return {
-        "quotes": result.quotes,
-        "numbers": result.numbers,
-        "numbers_available": result.numbers_available,
-        "summary": result.summary,
-        "segments": [
-            {"start": s.start, "end": s.end, "quotes": list(s.quotes)} for s in result.segments
-        ],
-    }
+def check(body: CheckRequest, _slot: QuoteSlot) -> dict[str, Any]:
+    """Extract the quotes of an LLM output, verify them, ground its numbers, and cut the source
+    into highlight segments (the same call as ``sadame quote check``)."""
+    return check_output(body.source, body.output, body.preset).to_dict()

@@ -13,7 +13,6 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
 from sadame.judge import Judge, bundled_names, bundled_table
-from sadame.web._game import PuzzleNotFound
 from sadame.web.deps import ShortText
 
 __all__ = ["TableQuestion", "router"]
@@ -32,7 +31,7 @@ class TableQuestion(BaseModel):
 
 def _judge(name: str) -> Judge:
     if name not in bundled_names("tables"):
-        raise PuzzleNotFound(f"no bundled rule table {name!r}")
+        raise LookupError(f"no bundled rule table {name!r}")
     with _lock:
         judge = _judges.get(name)
         if judge is None:

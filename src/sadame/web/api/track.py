@@ -10,9 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from sadame.track import SessionConflict
 from sadame.web._convert import to_jsonable
 from sadame.web.deps import Ctx, Identifier, ShortText, Tenant, clean_text
 
@@ -64,7 +65,10 @@ def _checked_path(value: str) -> str:
 @router.post("/ingest")
 def ingest(body: IngestRequest, ctx: Ctx, tenant: Tenant) -> Any:
     """Ingest one session's findings; the same (user, session) twice changes nothing the second time."""
-    report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
+    try:
+        report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
+    except SessionConflict as exc:
+        raise HTTPException(status_code=409, detail=str(exc)) from None
     return to_jsonable(report)
 
 
@@ -113,13 +117,26 @@ def reopen(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx:
 @router.post("/users/{user_id}/merge")
 def merge(user_id: UserPath, body: MergeRequest, ctx: Ctx, tenant: Tenant) -> Any:
     """Merge ``source_ids`` into ``target_id`` (undo with unmerge)."""
-    tracker = ctx.tracker(tenant)
-    result = tracker.merge(_checked_path(user_id), body.target_id, list(body.source_ids))
-    return to_jsonable(result) if result is not None else to_jsonable(tracker.show(user_id, body.target_id))
+    result = ctx.tracker(tenant).merge(_checked_path(user_id), body.target_id, list(body.source_ids),
+                                       actor=_actor(tenant))
+    return to_jsonable(result)
 
 
 @router.post("/users/{user_id}/issues/{issue_id}/unmerge")
 def unmerge(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> Any:
     """Restore the issues merged into this one, exactly as they were."""
-    result = ctx.tracker(tenant).unmerge(_checked_path(user_id), _checked_path(issue_id))
+    result = ctx.tracker(tenant).unmerge(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant))
     return to_jsonable(result)
+
+
+@router.get("/users/{user_id}/issues/{issue_id}/similar")
+def similar(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant,
+            limit: Annotated[int, Query(ge=1, le=50)] = 5) -> Any:
+    """The user's issues most similar to this one, with a score (suggestions: nothing is merged)."""
+    return to_jsonable(ctx.tracker(tenant).similar(_checked_path(user_id), _checked_path(issue_id), limit=limit))
+
+
+@router.delete("/users/{user_id}")
+def delete_user(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> Any:
+    """Erase every finding, issue and event of this user (logged as a tenant event without content)."""
+    return to_jsonable(ctx.tracker(tenant).delete_user(_checked_path(user_id), actor=_actor(tenant)))

@@ -18,7 +18,7 @@ __all__ = ["router"]
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
 def home(request: Request, ctx: Ctx) -> HTMLResponse:
     return render(request, None, "home.html", {"llm": ctx.game.llm_available})
 

@@ -9,6 +9,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
+from sadame.web._budget import client_id
 from sadame.web._context import WebContext
 from sadame.web.deps import COOKIE_NAME, set_browser_cookie
 
@@ -21,21 +22,27 @@ class Browser:
     """This request's browser session (stored hashed).
 
     Reading pages never creates a session (a crawler leaves no rows behind); the first
-    move that has to be remembered does, and :meth:`attach` then sets the cookie.
+    move that has to be remembered does (in ``GameStore.update``), and :meth:`attach`
+    then sets the cookie. :meth:`replace` installs the new cookie of a sign-in.
     """
 
     def __init__(self, request: Request, ctx: WebContext) -> None:
         self.ctx = ctx
         self.sent: str | None = request.cookies.get(COOKIE_NAME)
+        self.client = client_id(request.client.host if request.client else None)
         self._cookie: str | None = None
         self.fresh = False
 
     @property
     def cookie(self) -> str:
-        """The session cookie, created (and stored) when this browser has none yet."""
+        """The session cookie; a fresh value (not stored yet) when this browser has none."""
         if self._cookie is None:
-            self._cookie, self.fresh = self.ctx.games.ensure_session(self.sent)
+            self._cookie, self.fresh = self.ctx.games.resolve(self.sent)
         return self._cookie
+
+    def replace(self, cookie: str) -> None:
+        """Use ``cookie`` from now on and send it with the response (a new session id)."""
+        self._cookie, self.fresh = cookie, True
 
     @property
     def known(self) -> str | None:

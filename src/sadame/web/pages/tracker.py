@@ -1,7 +1,7 @@
 """The tracker dashboard: sign in with an API key, then a user's issues, history and chart.
 
-Signing in binds the browser session (stored in the database) to the key's
-tenant; the key itself is not kept in the cookie. Actions (ignore / reopen /
+Signing in issues a new browser session (stored in the database) tied to the key
+and its tenant; the key itself is not kept in the cookie (see ``_sessions``). Actions (ignore / reopen /
 merge / unmerge) are plain form posts that redirect back.
 """
 
@@ -13,19 +13,26 @@ from urllib.parse import quote as urlquote
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from sadame.web._chart import SERIES, build_chart
+from sadame.web._chart import SESSION_SERIES, TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
 from sadame.web.deps import Ctx
 from sadame.web.pages._common import Browser, redirect, render
+from sadame.web.pages._tracker_view import (
+    MARKER_LABELS,
+    absolute_time,
+    event_reason_ja,
+    relative_time,
+    viewer_zone,
+)
 
-__all__ = ["EVENT_LABELS", "STATUS_LABELS", "router"]
+__all__ = ["EVENT_LABELS", "STATUS_LABELS", "TIER_LABELS", "router"]
 
 router = APIRouter()
 
 #: Issue statuses in dashboard order with their Japanese labels.
 STATUS_LABELS: dict[str, str] = {
     "open": "未解決",
-    "candidate": "候補",
+    "candidate": "候補（未確定）",
     "resolved": "解決済み",
     "ignored": "無視",
     "expired": "期限切れ",
@@ -45,12 +52,24 @@ EVENT_LABELS: dict[str, str] = {
     "merged": "統合",
     "unmerge": "統合解除",
     "split": "分割",
+    "delete_user": "利用者データの削除",
+}
+
+
+#: How a detection was linked to its issue.
+TIER_LABELS: dict[str, str] = {
+    "exact": "同じキー",
+    "alias": "別名キー（統合・移行）",
+    "semantic": "意味の一致",
+    "new": "新しい課題",
+    "none": "該当なし",
+    "filtered": "対象外",
 }
 
 
 def _signed_in(request: Request, ctx: Ctx) -> tuple[Browser, str | None]:
     browser = Browser(request, ctx)
-    return browser, ctx.games.session_tenant(browser.sent) if browser.sent else None
+    return browser, ctx.sessions.tenant(browser.sent)
 
 
 def _login(request: Request, browser: Browser, error: str | None = None, status: int = 200) -> HTMLResponse:
@@ -63,93 +82,132 @@ def _user_url(user_id: str) -> str:
 
 def _failure(request: Request, browser: Browser, exc: Exception) -> HTMLResponse:
     names = {cls.__name__ for cls in type(exc).__mro__}
-    status = 404 if "IssueNotFound" in names else 409 if "IllegalTransition" in names else 400
+    status = 404 if "IssueNotFound" in names else 409 if names & {"IllegalTransition", "MergeError"} else 400
     message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
     return render(request, browser, "error.html", {"message": message}, status=status)
 
 
+PAGE_SIZE = 50
+
+
+def _page_number(raw: str | None) -> int:
+    return int(raw) if raw and raw.isdigit() and len(raw) < 7 else 1
+
+
 @router.get("/tracker", response_class=HTMLResponse)
-def tracker_home(request: Request, ctx: Ctx) -> HTMLResponse:
+def tracker_home(request: Request, ctx: Ctx, page: str | None = None, tz: str | None = None) -> HTMLResponse:
     browser, tenant = _signed_in(request, ctx)
     if tenant is None:
         return _login(request, browser)
-    users = to_jsonable(ctx.tracker(tenant).users())
-    return render(request, browser, "tracker_users.html", {"tenant": tenant, "users": users})
+    number, zone = _page_number(page), viewer_zone(tz)
+    users, total = ctx.tracker(tenant).user_summaries(offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    for u in users:
+        u["last_relative"], u["last_absolute"] = relative_time(u["last_at"], zone), absolute_time(u["last_at"], zone)
+    context = {"tenant": tenant, "users": users, "page": number, "pages": max(1, -(-total // PAGE_SIZE)),
+               "total": total, "labels": STATUS_LABELS}
+    return render(request, browser, "tracker_users.html", context)
 
 
 @router.post("/tracker/login", response_model=None)
 def login(request: Request, ctx: Ctx, api_key: Annotated[str, Form()] = "") -> HTMLResponse | RedirectResponse:
     browser = Browser(request, ctx)
-    tenant = ctx.keys.tenant_for_key(api_key.strip()) if api_key.isascii() else None
-    tenant_id = ctx.keys.tenant_id(tenant) if tenant else None
-    if tenant_id is None:
+    cookie = ctx.sessions.sign_in(browser.sent, api_key.strip())
+    if cookie is None:
         return _login(request, browser, "APIキーが正しくないか、無効になっています", status=401)
-    ctx.games.set_session_tenant(browser.cookie, tenant_id)
+    browser.replace(cookie)  # a new session id at every sign-in (no session fixation)
     return redirect("/tracker", browser)
 
 
 @router.post("/tracker/logout")
 def logout(request: Request, ctx: Ctx) -> RedirectResponse:
     browser = Browser(request, ctx)
-    if browser.sent:
-        ctx.games.set_session_tenant(browser.sent, None)
+    ctx.sessions.sign_out(browser.sent)
     return redirect("/tracker", browser)
 
 
-def _issues_by_status(issues: list[dict[str, Any]]) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    groups: list[tuple[str, str, list[dict[str, Any]]]] = []
-    for status, label in STATUS_LABELS.items():
-        groups.append((status, label, [i for i in issues if i.get("status") == status]))
-    return groups
+def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[str, Any]:
+    zone = viewer_zone(tz)
+    issues, counts = tracker.issue_page(user_id, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    markers = tracker.latest_markers(user_id)
+    rows = []
+    for view in issues:
+        row = to_jsonable(view)
+        marker = markers.get(view.issue_id)
+        row["marker"] = (marker, *MARKER_LABELS[marker]) if marker else None
+        row["last_relative"] = relative_time(view.last_detected_at, zone)
+        row["last_absolute"] = absolute_time(view.last_detected_at, zone)
+        rows.append(row)
+    summaries = tracker.session_summaries(user_id)
+    latest = tracker.latest_report(user_id)
+    total = sum(counts.values())
+    return {
+        "issues": rows, "counts": counts, "page": number, "pages": max(1, -(-total // PAGE_SIZE)),
+        "total": total, "labels": STATUS_LABELS,
+        "session_chart": build_chart(summaries, SESSION_SERIES, "regressed"), "session_series": SESSION_SERIES,
+        "total_chart": build_chart(summaries, TOTAL_SERIES, "regressed"), "total_series": TOTAL_SERIES,
+        "summaries": summaries, "improvements": to_jsonable(latest.improvements) if latest else [],
+        "latest": latest.session_id if latest else None,
+        "latest_relative": relative_time(latest.at, zone) if latest else "",
+        "regressions": len(latest.regressions) if latest else 0, "tz": zone.key,
+    }
 
 
 @router.get("/tracker/users/{user_id}", response_class=HTMLResponse)
-def user_dashboard(user_id: str, request: Request, ctx: Ctx) -> HTMLResponse:
+def user_dashboard(user_id: str, request: Request, ctx: Ctx, page: str | None = None,
+                   tz: str | None = None) -> HTMLResponse:
+    browser, tenant = _signed_in(request, ctx)
+    if tenant is None:
+        return _login(request, browser)
+    try:
+        data = _dashboard(ctx.tracker(tenant), user_id, _page_number(page), tz)
+    except (ValueError, LookupError) as exc:
+        return _failure(request, browser, exc)
+    context = {"tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), **data}
+    return render(request, browser, "tracker_user.html", context)
+
+
+@router.get("/tracker/users/{user_id}/issues/{issue_id}", response_class=HTMLResponse)
+def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str | None = None) -> HTMLResponse:
+    browser, tenant = _signed_in(request, ctx)
+    if tenant is None:
+        return _login(request, browser)
+    tracker, zone = ctx.tracker(tenant), viewer_zone(tz)
+    try:
+        detail = to_jsonable(tracker.show(user_id, issue_id))
+        similar = [] if detail["issue"]["merged_into"] else to_jsonable(
+            tracker.similar(user_id, detail["issue"]["issue_id"], limit=5))
+    except (ValueError, LookupError) as exc:
+        return _failure(request, browser, exc)
+    for e in detail["events"]:
+        e["reason_ja"], e["when"] = event_reason_ja(e), relative_time(e["at"], zone)
+        e["when_absolute"] = absolute_time(e["at"], zone)
+    context = {
+        "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
+        "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
+        "similar": similar, "labels": STATUS_LABELS, "events_ja": EVENT_LABELS, "tiers": TIER_LABELS,
+        "last_absolute": absolute_time(detail["issue"]["last_detected_at"], zone),
+    }
+    return render(request, browser, "tracker_issue.html", context)
+
+
+@router.get("/tracker/users/{user_id}/merge", response_class=HTMLResponse)
+def merge_confirm(user_id: str, request: Request, ctx: Ctx, target: str = "", source: str = "") -> HTMLResponse:
+    """The confirmation step: both issues side by side, and one button that merges."""
     browser, tenant = _signed_in(request, ctx)
     if tenant is None:
         return _login(request, browser)
     tracker = ctx.tracker(tenant)
     try:
-        issues = to_jsonable(tracker.list_issues(user_id))
-        timeline = to_jsonable(tracker.timeline(user_id))
+        if not target or not source:
+            raise ValueError("統合先と統合する課題の両方を選んでください")
+        into, away = tracker.show(user_id, target).issue, tracker.show(user_id, source).issue
+        if into.issue_id == away.issue_id:
+            raise ValueError("同じ課題どうしは統合できません")
     except (ValueError, LookupError) as exc:
         return _failure(request, browser, exc)
-    regressions = sum(int(p.get("regressions", 0) or 0) for p in timeline)
-    context = {
-        "tenant": tenant,
-        "user_id": user_id,
-        "user_url": _user_url(user_id),
-        "groups": _issues_by_status(issues),
-        "issues": issues,
-        "chart": build_chart(timeline),
-        "series": SERIES,
-        "timeline": timeline,
-        "regressions": regressions,
-    }
-    return render(request, browser, "tracker_user.html", context)
-
-
-@router.get("/tracker/users/{user_id}/issues/{issue_id}", response_class=HTMLResponse)
-def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx) -> HTMLResponse:
-    browser, tenant = _signed_in(request, ctx)
-    if tenant is None:
-        return _login(request, browser)
-    try:
-        detail = to_jsonable(ctx.tracker(tenant).show(user_id, issue_id))
-    except (ValueError, LookupError) as exc:
-        return _failure(request, browser, exc)
-    issue = detail.get("issue", detail)
-    context = {
-        "tenant": tenant,
-        "user_id": user_id,
-        "user_url": _user_url(user_id),
-        "issue": issue,
-        "detections": detail.get("detections", []),
-        "events": detail.get("events", []),
-        "labels": STATUS_LABELS,
-        "events_ja": EVENT_LABELS,
-    }
-    return render(request, browser, "tracker_issue.html", context)
+    context = {"tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "target": to_jsonable(into),
+               "source": to_jsonable(away), "labels": STATUS_LABELS}
+    return render(request, browser, "tracker_merge.html", context)
 
 
 def _action(request: Request, ctx: Ctx, user_id: str, issue_id: str | None, action: str,
@@ -170,13 +228,13 @@ def _action(request: Request, ctx: Ctx, user_id: str, issue_id: str | None, acti
             chosen = [s for s in (sources or []) if s and s != issue_id]
             if not chosen:
                 raise ValueError("統合先と、統合する課題を1つ以上選んでください")
-            tracker.merge(user_id, issue_id, chosen)
+            tracker.merge(user_id, issue_id, chosen, actor=actor)
         elif action == "unmerge":
-            tracker.unmerge(user_id, issue_id)
+            tracker.unmerge(user_id, issue_id, actor=actor)
     except (ValueError, LookupError) as exc:
         return _failure(request, browser, exc)
     target = _user_url(user_id)
-    if issue_id and action != "merge":
+    if issue_id:
         target += f"/issues/{urlquote(issue_id, safe='')}"
     return redirect(target, browser)
 

@@ -6,9 +6,10 @@
     var buttons = event.target.querySelectorAll("button[type=submit]");
     window.setTimeout(function () { buttons.forEach(function (b) { b.disabled = true; }); }, 0);
   });
-  // On a puzzle page, keep the newest question in view and the cursor in the question box.
+  // On a puzzle page the box marked autofocus (the question box, or the answer box after an
+  // answer) gets the cursor even where the browser skipped autofocus (e.g. a URL with a #fragment).
   document.addEventListener("DOMContentLoaded", function () {
-    var question = document.getElementById("question");
-    if (question && window.location.hash === "#ask") { question.focus(); }
+    var box = document.querySelector("main [autofocus]");
+    if (box && (!document.activeElement || document.activeElement === document.body)) { box.focus(); }
   });
 })();

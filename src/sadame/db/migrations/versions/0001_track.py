@@ -21,6 +21,13 @@ _TIME = sa.String(40)
 
 
 def upgrade() -> None:
+    _users_and_rulesets()
+    _sessions()
+    _issues_and_keys()
+    _detections_and_events()
+
+
+def _users_and_rulesets() -> None:
     op.create_table(
         "track_users",
         sa.Column("tenant_id", _TENANT, primary_key=True),
@@ -38,6 +45,9 @@ def upgrade() -> None:
         sa.Column("active", sa.Integer, nullable=False),
         sa.Column("created_at", _TIME, nullable=False),
     )
+
+
+def _sessions() -> None:
     op.create_table(
         "track_sessions",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -55,6 +65,9 @@ def upgrade() -> None:
         sa.UniqueConstraint("tenant_id", "user_id", "session_id", name="uq_track_sessions_session"),
         sa.UniqueConstraint("tenant_id", "user_id", "seq", name="uq_track_sessions_seq"),
     )
+
+
+def _issues_and_keys() -> None:
     op.create_table(
         "track_issues",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -86,6 +99,9 @@ def upgrade() -> None:
         sa.Column("issue_id", _ID, nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
     )
+
+
+def _detections_and_events() -> None:
     op.create_table(
         "track_detections",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),

@@ -1,0 +1,212 @@
+"""The quote checker: one call behind ``sadame quote check`` and the web page.
+
+:func:`check_output` finds the quotes of an LLM output (:func:`extract_quotes`),
+verifies them against the source with one :class:`QuoteVerifier` (the source is
+normalized once), grounds the numbers of the whole output (:class:`NumberIndex`),
+gives every missing quote its nearest passage as a labelled fuzzy hint
+(:func:`nearest_passage`, never counted as verified), and cuts the source into
+segments for highlighting: each segment says which quote (the lowest-numbered of
+those covering it, and how many) and which grounded number covers it.
+
+Output is bounded: at most :data:`MAX_QUOTES` quotes, :data:`CHECK_MAX_SPANS` spans
+per quote, :data:`MAX_HINTS` hints, and the grounding caps; segments are built with
+one sweep over the sorted span boundaries (O(s log s) in the number of spans).
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+from dataclasses import dataclass
+from typing import Any
+
+from sadame.quote._cache import cached_index, cached_verifier
+from sadame.quote._extract import ExtractedQuote, extract_quotes
+from sadame.quote._ground import ClaimResult
+from sadame.quote._hint import NearestPassage, nearest_passage
+from sadame.quote._verify import QuoteResult, QuoteVerifier
+
+__all__ = ["CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
+
+#: Spans reported per quote by the checker.
+CHECK_MAX_SPANS = 10
+#: Missing quotes that get a nearest-passage hint.
+MAX_HINTS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """``source[start:end]``; ``quote``/``number`` are the 1-based numbers of the lowest
+    quote / grounded number covering it (0: none), ``quotes`` how many quotes cover it,
+    ``opens`` whether a span of quote ``quote`` begins here (where a page puts its label)."""
+
+    start: int
+    end: int
+    text: str
+    quote: int = 0
+    quotes: int = 0
+    number: int = 0
+    opens: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "quote": self.quote, "quotes": self.quotes,
+                "number": self.number, "opens": self.opens}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedQuote:
+    """A quote of the output, its verdict, where it is in the source (``line:column``,
+    1-based) and, when missing, its nearest passage (a hint only)."""
+
+    number: int
+    extracted: ExtractedQuote
+    result: QuoteResult
+    position: str = ""
+    nearest: NearestPassage | None = None
+    nearest_position: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "origin": self.extracted.origin, **self.result.to_dict(),
+                "position": self.position,
+                "nearest": self.nearest.to_dict() if self.nearest else None,
+                "nearest_position": self.nearest_position}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """Everything the checker found; :meth:`to_dict` is what the CLI and the API print."""
+
+    preset: str
+    quotes: tuple[CheckedQuote, ...]
+    numbers: ClaimResult
+    segments: tuple[Segment, ...]
+    summary: dict[str, Any]
+    number_positions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        numbers = self.numbers.to_dict()
+        del numbers["claim"]  # the output itself: the caller has it
+        for entry, position in zip(numbers["numbers"], self.number_positions, strict=False):
+            entry["position"] = position
+        return {
+            "preset": self.preset,
+            "summary": self.summary,
+            "quotes": [q.to_dict() for q in self.quotes],
+            "numbers": numbers,
+            "segments": [s.to_dict() for s in self.segments],
+        }
+
+
+class _Lines:
+    """Offsets to ``line:column`` (1-based) by binary search over line starts."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+    def at(self, offset: int) -> str:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return f"{line + 1}:{offset - self.starts[line] + 1}"
+
+
+def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for q in quotes:
+        counts[q.result.status] = counts.get(q.result.status, 0) + 1
+    verified = sum(q.result.verified for q in quotes)
+    grounded = sum(n.grounded for n in numbers.numbers)
+    return {
+        "total": len(quotes),
+        "verified": verified,
+        "verified_rate": round(verified / len(quotes), 4) if quotes else None,
+        "by_status": counts,
+        "numbers": len(numbers.numbers),
+        "numbers_grounded": grounded,
+        "hints": sum(q.nearest is not None for q in quotes),
+    }
+
+
+def _checked(
+    verifier: QuoteVerifier, extracted: list[ExtractedQuote], results: list[QuoteResult], lines: _Lines
+) -> tuple[CheckedQuote, ...]:
+    checked: list[CheckedQuote] = []
+    hints = 0
+    for number, (quote, result) in enumerate(zip(extracted, results, strict=True), start=1):
+        position = lines.at(result.span.start) if result.span else ""
+        nearest = None
+        if result.status == "missing" and hints < MAX_HINTS:
+            hints += 1
+            nearest = nearest_passage(verifier, quote.text)
+        where = lines.at(nearest.span.start) if nearest else ""
+        checked.append(CheckedQuote(number, quote, result, position, nearest, where))
+    return tuple(checked)
+
+
+def _cover(spans: list[tuple[int, int, int]], points: list[int]) -> list[tuple[int, int]]:
+    """For each point: the lowest label of the spans covering it (0: none) and how many cover it."""
+    by_start = sorted(spans)
+    ends = sorted(end for _start, end, _label in spans)
+    heap: list[tuple[int, int]] = []
+    covered: list[tuple[int, int]] = []
+    i = j = 0
+    for point in points:
+        while i < len(by_start) and by_start[i][0] <= point:
+            heapq.heappush(heap, (by_start[i][2], by_start[i][1]))
+            i += 1
+        while j < len(ends) and ends[j] <= point:
+            j += 1
+        while heap and heap[0][1] <= point:
+            heapq.heappop(heap)
+        covered.append((heap[0][0] if heap else 0, i - j))
+    return covered
+
+
+def _quote_spans(quotes: tuple[CheckedQuote, ...]) -> list[tuple[int, int, int]]:
+    spans: list[tuple[int, int, int]] = []
+    for q in quotes:
+        if q.result.verified:
+            found = [p.span for p in q.result.parts if p.span] or list(q.result.spans)
+            spans.extend((s.start, s.end, q.number) for s in found if s.end > s.start)
+    return spans
+
+
+def _segments(source: str, quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> tuple[Segment, ...]:
+    quote_spans = _quote_spans(quotes)
+    number_spans = [
+        (s.start, s.end, index)
+        for index, n in enumerate(numbers.numbers, start=1)
+        for s in n.spans
+        if s.end > s.start
+    ]
+    points = sorted({0, len(source), *(x for s in quote_spans + number_spans for x in s[:2])})
+    starts = points[:-1]
+    by_quote = _cover(quote_spans, starts)
+    by_number = _cover(number_spans, starts)
+    opening = {(start, label) for start, _end, label in quote_spans}
+    return tuple(
+        Segment(a, b, source[a:b], q[0], q[1], n[0], (a, q[0]) in opening)
+        for a, b, q, n in zip(starts, points[1:], by_quote, by_number, strict=True)
+        if b > a
+    )
+
+
+def check_output(
+    source: str, output: str, preset: str = "quote", *, max_spans: int = CHECK_MAX_SPANS
+) -> CheckResult:
+    """Verify the quotes and ground the numbers of an LLM ``output`` against ``source``.
+
+    >>> r = check_output("- **在庫**: 不足している\\n売上は1億2000万円", "「在庫: 不足している」。売上は1.2億円")
+    >>> r.quotes[0].result.status, r.quotes[0].position, r.numbers.status
+    ('normalized', '1:3', 'grounded')
+    """
+    if not isinstance(source, str) or not isinstance(output, str):
+        raise TypeError("source and output must be str")
+    extracted = extract_quotes(output)
+    verifier = cached_verifier(source, preset, max_spans)  # the same source is normalized once
+    results = verifier.verify_many(q.text for q in extracted)
+    numbers = cached_index(source).ground(output)
+    lines = _Lines(source)
+    quotes = _checked(verifier, extracted, results, lines)
+    positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
+    segments = _segments(source, quotes, numbers)
+    return CheckResult(preset, quotes, numbers, segments, _summary(quotes, numbers), positions)
+

@@ -1,0 +1,472 @@
+"""One session's ingest as a short pipeline of named steps.
+
+``parse_insights`` (validation, before the transaction) -> :func:`replay` (idempotency)
+-> :func:`start` -> :func:`link_findings` -> :func:`apply_lifecycle` -> :func:`progress`
+-> :func:`persist_report`. Every finding is linked by the one function :func:`link`
+(exact key, then alias, then the semantic matcher); the other steps only read its answer.
+
+Concurrency: the caller runs all of it in one transaction that holds the per-user lock
+(see :mod:`sadame.track._tracker`), so the idempotency check, the sequence number and the
+key lookups are race-free. Cost per session does not grow with history: keys are looked
+up by digest, only the previous session's detections are read for progress, and only
+issues due to change (``clock_seq`` reached a limit) are fetched through an index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, insert, select
+
+from sadame.track._errors import InvalidInsight, SessionConflict
+from sadame.track._lifecycle import Event, Status
+from sadame.track._matching import IssueMatcher, MatchCandidate, Purpose, safe_match, tokens_match
+from sadame.track._ruleset import (
+    Ruleset,
+    is_positive,
+    issue_id,
+    issue_key,
+    issue_tokens,
+    normalize_issue_text,
+)
+from sadame.track._transaction import DETECTIONS, ISSUES, KEYS, SESSIONS, Transaction, scoped
+from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, TransitionEntry
+
+__all__ = [
+    "MAX_INSIGHTS",
+    "MAX_TEXT",
+    "IngestRun",
+    "IngestSettings",
+    "Insight",
+    "Linked",
+    "apply_lifecycle",
+    "ingest_session",
+    "link",
+    "link_findings",
+    "parse_insights",
+    "persist_report",
+    "progress",
+    "replay",
+    "start",
+]
+
+MAX_INSIGHTS = 1000
+MAX_TEXT = 10_000
+#: What the new-issue cap assumes for a finding without a confidence.
+NEUTRAL_CONFIDENCE = 0.5
+
+SELECT_SESSION = select(SESSIONS.c.report, SESSIONS.c.seq).where(
+    scoped(SESSIONS), SESSIONS.c.session_id == bindparam("s"))
+SELECT_SESSION_INPUT = (select(DETECTIONS.c.text, DETECTIONS.c.kind, DETECTIONS.c.confidence)
+                        .where(scoped(DETECTIONS), DETECTIONS.c.seq == bindparam("seq"))
+                        .order_by(DETECTIONS.c.position))
+SELECT_PREVIOUS = (select(DETECTIONS.c.text, DETECTIONS.c.key, DETECTIONS.c.issue_id, DETECTIONS.c.outcome)
+                   .where(scoped(DETECTIONS), DETECTIONS.c.seq == bindparam("seq"), DETECTIONS.c.kind == "issue")
+                   .order_by(DETECTIONS.c.position))  # no issue_id test: it made SQLite pick the issue index
+SELECT_KEYS = select(KEYS.c.key_digest, KEYS.c.issue_id, KEYS.c.kind).where(
+    scoped(KEYS), KEYS.c.key_digest.in_(bindparam("d", expanding=True)))
+SELECT_DUE = select(ISSUES.c.issue_id).where(
+    scoped(ISSUES), ISSUES.c.status == bindparam("st"), ISSUES.c.clock_seq <= bindparam("lim"),
+    ISSUES.c.merged_into.is_(None))
+
+
+@dataclass(frozen=True)
+class Insight:
+    """One finding of a session: ``kind`` is ``issue`` (a problem) or ``improvement``."""
+
+    text: str
+    confidence: float | None = None
+    kind: str = "issue"
+
+
+# -- step 1: parse -------------------------------------------------------------------------
+
+
+def _check_text(text: object, where: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidInsight(f"{where}: text must be a string, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise InvalidInsight(f"{where}: text is longer than {MAX_TEXT} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInsight(f"{where}: text contains a lone surrogate (not valid Unicode)") from None
+    if "\x00" in text:
+        raise InvalidInsight(f"{where}: text contains a NUL character")
+    return text
+
+
+def _parse_one(item: object, where: str) -> Insight:
+    if isinstance(item, str):
+        return Insight(_check_text(item, where))
+    if not isinstance(item, Mapping):
+        raise InvalidInsight(f"{where}: must be a string or an object, got {type(item).__name__}")
+    unknown = set(item) - {"text", "confidence", "kind"}
+    if unknown:
+        raise InvalidInsight(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    if "text" not in item:
+        raise InvalidInsight(f"{where}: text is required")
+    conf = item.get("confidence")
+    if conf is not None and (isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1):
+        raise InvalidInsight(f"{where}: confidence must be a number in [0, 1], got {conf!r}")
+    kind = item.get("kind", "issue")
+    if kind not in ("issue", "improvement"):
+        raise InvalidInsight(f"{where}: kind must be 'issue' or 'improvement', got {kind!r}")
+    return Insight(_check_text(item["text"], where), None if conf is None else float(conf), kind)
+
+
+def parse_insights(insights: object) -> list[Insight]:
+    """Validate ingest input: a list of strings or ``{text, confidence?, kind?}`` mappings."""
+    if isinstance(insights, str | bytes) or not isinstance(insights, Sequence):
+        raise InvalidInsight("insights must be a list of strings or {text, confidence?, kind?} objects")
+    if len(insights) > MAX_INSIGHTS:
+        raise InvalidInsight(f"at most {MAX_INSIGHTS} insights per session, got {len(insights)}")
+    return [_parse_one(item, f"insights[{i}]") for i, item in enumerate(insights)]
+
+
+# -- step 2: replay ------------------------------------------------------------------------
+
+
+def replay(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight]) -> SessionReport | None:
+    """The stored report when this session was ingested before with the same findings; raises
+    :class:`SessionConflict` when the session id was used with different findings."""
+    params = {"t": tenant, "u": user}
+    row = conn.execute(SELECT_SESSION, {**params, "s": session}).first()
+    if row is None:
+        return None
+    stored = [(r[0], r[1], r[2]) for r in conn.execute(SELECT_SESSION_INPUT, {**params, "seq": row[1]})]
+    given = [(i.text, i.kind, i.confidence) for i in insights]
+    if stored != given:
+        raise SessionConflict(f"session {session!r} of user {user!r} was already ingested with different "
+                              f"findings ({len(stored)} stored, {len(given)} given); use a new session id")
+    report = SessionReport.from_dict(json.loads(row[0]))
+    report.replayed = True
+    return report
+
+
+# -- step 3: start -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IngestSettings:
+    """The numbers and hooks one ingest runs with (thresholds already resolved)."""
+
+    token_overlap: float
+    open_confidence: float
+    detection_match: float
+    improvement_match: float
+    max_new: int
+    miss_sessions_to_resolve: int = 2
+    candidate_expiry_sessions: int = 3
+    matcher: IssueMatcher | None = None
+    matcher_timeout: float | None = None
+
+
+@dataclass
+class Linked:
+    """A finding after :func:`link_findings`: its key and the issue it belongs to."""
+
+    position: int
+    insight: Insight
+    key: str
+    tier: LinkTier
+    target: str | None = None
+    link_confidence: float | None = None
+    created: bool = False  #: this finding created ``target``
+    reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
+    outcome: Outcome = Outcome.FILTERED
+
+
+@dataclass
+class IngestRun:
+    """The state of one session's ingest, handed from step to step."""
+
+    tx: Transaction
+    session: str
+    seq: int
+    settings: IngestSettings
+    report: SessionReport
+    previous: list[tuple[str, str, str, list[str]]] = field(default_factory=list)  #: text, key, issue, tokens
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)  #: key digest -> (issue, kind)
+    candidates: list[MatchCandidate] | None = None
+    touched: set[str] = field(default_factory=set)
+    improved: set[str] = field(default_factory=set)  #: issues an improvement finding named this session
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.tx.ruleset
+
+
+def start(tx: Transaction, session: str, settings: IngestSettings) -> IngestRun:
+    """Take the next sequence number and read the previous session's surfaced findings."""
+    seq = tx.last_seq = tx.last_seq + 1
+    report = SessionReport(user_id=tx.user, session_id=session, at=tx.at, seq=seq, ruleset_version=tx.ruleset.version)
+    run = IngestRun(tx, session, seq, settings, report)
+    if seq > 1:
+        for text, key, iid, outcome in tx.conn.execute(SELECT_PREVIOUS, {**tx.params, "seq": seq - 1}):
+            if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
+                run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
+    return run
+
+
+# -- step 4: link --------------------------------------------------------------------------
+
+
+def _semantic_pool(run: IngestRun) -> list[MatchCandidate]:
+    tx = run.tx
+    if run.candidates is None:
+        run.candidates = [MatchCandidate(r[0], r[1], r[2], r[3]) for r in tx.conn.execute(
+            select(ISSUES.c.issue_id, ISSUES.c.title, ISSUES.c.key, ISSUES.c.status)
+            .where(tx.scope(ISSUES), ISSUES.c.merged_into.is_(None)).order_by(ISSUES.c.id))]
+    fresh = [MatchCandidate(i, tx.issues[i]["title"], tx.issues[i]["key"], tx.issues[i]["status"])
+             for i in sorted(tx.new_ids)]
+    return run.candidates + fresh
+
+
+def resolve_merged(tx: Transaction, iid: str) -> str:
+    """Follow ``merged_into`` to the issue that absorbed ``iid``."""
+    seen: set[str] = set()
+    while True:
+        issue = tx.get(iid)
+        if issue["merged_into"] is None or iid in seen:
+            return iid
+        seen.add(iid)
+        iid = issue["merged_into"]
+
+
+def link(run: IngestRun, text: str, key: str, purpose: Purpose) -> tuple[str | None, LinkTier, float | None]:
+    """The one linking function: exact key, then alias, then the matcher above its threshold.
+    Returns ``(issue, tier, confidence)``; ``(None, NONE, confidence-if-any)`` when nothing links."""
+    found = run.links.get(issue_id(key))
+    if found is not None:
+        tier = LinkTier.EXACT if found[1] == "primary" else LinkTier.ALIAS
+        return resolve_merged(run.tx, found[0]), tier, 1.0
+    s = run.settings
+    if s.matcher is None:
+        return None, LinkTier.NONE, None
+    result, warning = safe_match(s.matcher, text, _semantic_pool(run), purpose=purpose, timeout=s.matcher_timeout)
+    if warning:
+        run.report.warnings.append(warning)
+    limit = s.detection_match if purpose == "detection" else s.improvement_match
+    if result is None or result.confidence < limit:
+        return None, LinkTier.NONE, None if result is None else result.confidence
+    return resolve_merged(run.tx, result.issue_id), LinkTier.SEMANTIC, result.confidence
+
+
+def _link_one(run: IngestRun, position: int, ins: Insight, key: str) -> Linked:
+    rs = run.ruleset
+    if ins.kind == "issue" and not normalize_issue_text(ins.text, rs):
+        return Linked(position, ins, key, LinkTier.FILTERED, reason="empty")
+    if ins.kind == "issue" and is_positive(ins.text, rs):
+        return Linked(position, ins, key, LinkTier.FILTERED, reason="positive")
+    purpose: Purpose = "detection" if ins.kind == "issue" else "improvement"
+    target, tier, conf = link(run, ins.text, key, purpose)
+    if target is not None or ins.kind == "improvement":
+        return Linked(position, ins, key, tier, target, conf, outcome=Outcome.IMPROVEMENT)
+    issue = run.tx.create(key, ins.text, run.seq, run.session,
+                          reason=f"first detection in session {run.session}")
+    run.links[issue_id(key)] = (issue["issue_id"], "primary")
+    run.tx.add_key(key, issue["issue_id"])
+    return Linked(position, ins, key, LinkTier.NEW, issue["issue_id"], None, created=True)
+
+
+def link_findings(run: IngestRun, insights: Sequence[Insight]) -> list[Linked]:
+    """Key every finding, look the keys up in one query, and link each finding (creating an
+    issue for a problem nothing links to)."""
+    tx = run.tx
+    keys = [issue_key(ins.text, run.ruleset) for ins in insights]
+    digests = sorted({issue_id(k) for k in keys})
+    if digests:
+        run.links = {r[0]: (r[1], r[2]) for r in tx.conn.execute(SELECT_KEYS, {**tx.params, "d": digests})}
+    # one query for linked issues, previous session's issues and ids new keys would take
+    tx.load(sorted({v[0] for v in run.links.values()} | {p[2] for p in run.previous} | set(digests)))
+    return [_link_one(run, pos, ins, key) for pos, (ins, key) in enumerate(zip(insights, keys, strict=True))]
+
+
+# -- step 5: apply lifecycle ---------------------------------------------------------------
+
+
+def _redetect(run: IngestRun, item: Linked) -> None:
+    """An existing issue seen again: count it, move its status, say how it came out."""
+    assert item.target is not None
+    tx, iid = run.tx, item.target
+    issue = tx.get(iid)
+    issue.update(occurrence_count=issue["occurrence_count"] + 1, last_detected_at=tx.at,
+                 last_session_id=run.session, last_seen_seq=run.seq, clock_seq=run.seq)
+    tx.dirty.add(iid)
+    before = issue["status"]
+    conf = item.insight.confidence
+    confident = conf is not None and conf >= run.settings.open_confidence
+    tx.apply(iid, Event.CONFIRM if confident else Event.REDETECT, actor="tracker", session_id=run.session,
+             reason=f"detected again in session {run.session} ({item.tier.value})")
+    if issue["status"] == Status.IGNORED:
+        item.outcome = Outcome.IGNORED
+        return
+    item.outcome = Outcome.REMAINING
+    if before == Status.RESOLVED and issue["status"] == Status.OPEN:
+        run.report.regressions.append(_entry(run, item))
+
+
+def _rank_confidence(insight: Insight) -> float:
+    """The confidence the cap orders by; a finding that gives none counts as an even 0.5."""
+    return NEUTRAL_CONFIDENCE if insight.confidence is None else insight.confidence
+
+
+def _surface_new(run: IngestRun, created: list[Linked]) -> None:
+    """New issues: one of last session's family is ``remaining``; of the rest the most confident
+    ``max_new`` are surfaced (no confidence counts as 0.5; ties in input order), the others are deferred candidates."""
+    fresh: list[Linked] = []
+    for item in created:
+        tokens = issue_tokens(item.insight.text, run.ruleset)
+        family = any(tokens_match(p[3], tokens, run.settings.token_overlap) for p in run.previous)
+        item.outcome = Outcome.REMAINING if family else Outcome.DEFERRED
+        if not family:
+            fresh.append(item)
+    fresh.sort(key=lambda i: (-_rank_confidence(i.insight), i.position))
+    for item in fresh[: run.settings.max_new]:
+        item.outcome = Outcome.NEW
+    for item in created:
+        assert item.target is not None
+        run.tx.get(item.target)["occurrence_count"] += 1
+        conf = item.insight.confidence
+        if item.outcome != Outcome.DEFERRED and conf is not None and conf >= run.settings.open_confidence:
+            run.tx.apply(item.target, Event.CONFIRM, actor="tracker", session_id=run.session,
+                         reason=f"first detection with confidence {conf:.2f}")
+
+
+def _improve(run: IngestRun, item: Linked) -> None:
+    """An improvement finding: resolve the issue it names, unless that issue was detected now."""
+    if item.target is None:
+        return
+    if item.target in run.improved:
+        item.outcome = Outcome.DUPLICATE
+        return
+    if item.target in run.touched:
+        item.outcome, item.reason = Outcome.FILTERED, "contradicted"
+        return
+    run.touched.add(item.target)
+    run.improved.add(item.target)
+    assert item.link_confidence is not None
+    run.tx.apply(item.target, Event.IMPROVE, actor="tracker", session_id=run.session, strict=False,
+                 reason=f"improvement matched ({item.tier.value}, confidence {item.link_confidence:.2f})")
+
+
+def _expire_absent(run: IngestRun) -> None:
+    """Absence: open issues missed N sessions resolve, candidates missed M sessions expire."""
+    tx, s = run.tx, run.settings
+    for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
+                              (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
+        due = list(tx.conn.execute(SELECT_DUE, {**tx.params, "st": status.value, "lim": run.seq - limit}).scalars())
+        tx.load(due)
+        for iid in due:
+            if iid in run.touched or tx.issues[iid]["status"] != status.value:
+                continue
+            tx.apply(iid, ev, actor="tracker", session_id=run.session,
+                     reason=f"not detected in the last {limit} session(s)")
+
+
+def apply_lifecycle(run: IngestRun, linked: list[Linked]) -> None:
+    """Move every linked issue through the lifecycle; set each finding's outcome."""
+    created: list[Linked] = []
+    for item in linked:
+        if item.tier == LinkTier.FILTERED or item.insight.kind != "issue":
+            continue
+        assert item.target is not None
+        if item.target in run.touched:
+            item.outcome = Outcome.DUPLICATE
+        elif item.created:
+            run.touched.add(item.target)
+            created.append(item)
+        else:
+            run.touched.add(item.target)
+            _redetect(run, item)
+    _surface_new(run, created)
+    for item in linked:
+        if item.insight.kind == "improvement":
+            _improve(run, item)
+    _expire_absent(run)
+
+
+# -- step 6: progress ----------------------------------------------------------------------
+
+
+def progress(run: IngestRun, linked: list[Linked]) -> None:
+    """The seed's improvements: previous findings that no current finding shares tokens with,
+    unless their issue was linked in this session by another route (alias, matcher)."""
+    current = [issue_tokens(i.insight.text, run.ruleset) for i in linked
+               if i.insight.kind == "issue" and i.tier != LinkTier.FILTERED]
+    listed: set[str] = set()
+    for text, key, iid, tokens in run.previous:
+        target = resolve_merged(run.tx, iid)
+        if target in run.touched or target in listed:
+            continue
+        if any(tokens_match(tokens, cur, run.settings.token_overlap) for cur in current):
+            continue
+        listed.add(target)
+        run.report.improvements.append(ReportEntry(text=text, key=key, issue_id=target, source="progress",
+                                                   status=run.tx.issues[target]["status"]))
+
+
+# -- step 7: persist the report ------------------------------------------------------------
+
+
+def _entry(run: IngestRun, item: Linked) -> ReportEntry:
+    status = None if item.target is None else run.tx.get(item.target)["status"]
+    return ReportEntry(text=item.insight.text, key=item.key, issue_id=item.target, tier=item.tier,
+                       confidence=item.insight.confidence, status=status,
+                       link_confidence=None if item.created else item.link_confidence, reason=item.reason,
+                       source="improvement" if item.insight.kind == "improvement" else None)
+
+
+def _fill_lists(run: IngestRun, linked: list[Linked]) -> None:
+    r = run.report
+    lists = {Outcome.NEW: r.new, Outcome.REMAINING: r.remaining, Outcome.DEFERRED: r.deferred,
+             Outcome.IGNORED: r.ignored, Outcome.DUPLICATE: r.duplicates, Outcome.FILTERED: r.filtered}
+    improvements = []
+    for item in linked:
+        entry = _entry(run, item)
+        if item.outcome == Outcome.IMPROVEMENT:
+            improvements.append(entry)
+        else:
+            lists[item.outcome].append(entry)
+    r.improvements[:0] = improvements
+    for entry in r.regressions:  # statuses as they are at the end of the session
+        entry.status = None if entry.issue_id is None else run.tx.get(entry.issue_id)["status"]
+
+
+def _detection(run: IngestRun, item: Linked) -> dict[str, Any]:
+    return {"tenant_id": run.tx.tenant, "user_id": run.tx.user, "session_id": run.session, "seq": run.seq,
+            "position": item.position, "text": item.insight.text, "kind": item.insight.kind,
+            "confidence": item.insight.confidence, "key": item.key, "issue_id": item.target,
+            "tier": item.tier.value, "link_confidence": None if item.created else item.link_confidence,
+            "outcome": item.outcome.value, "at": run.tx.at}
+
+
+def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
+    """Write detections, issues, events and the session row with its report."""
+    tx, r = run.tx, run.report
+    _fill_lists(run, linked)
+    r.transitions = [TransitionEntry(e["issue_id"], e["event"], e["from_state"], e["to_state"], e["reason"])
+                     for e in tx.events]
+    if linked:
+        tx.conn.execute(insert(DETECTIONS), [_detection(run, item) for item in linked])
+    tx.flush()
+    tx.conn.execute(insert(SESSIONS).values(
+        tenant_id=tx.tenant, user_id=tx.user, session_id=run.session, seq=run.seq, at=tx.at,
+        ruleset_version=tx.ruleset.version, n_new=len(r.new), n_open=tx.counts.get("open", 0),
+        n_resolved=tx.counts.get("resolved", 0), n_regressions=len(r.regressions),
+        report=json.dumps(r.to_dict(), ensure_ascii=False),
+    ))
+    return r
+
+
+def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:
+    """The whole pipeline for one session inside ``tx`` (replay is checked by the caller)."""
+    run = start(tx, session, settings)
+    linked = link_findings(run, insights)
+    apply_lifecycle(run, linked)
+    progress(run, linked)
+    return persist_report(run, linked)

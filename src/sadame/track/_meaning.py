@@ -1,0 +1,136 @@
+"""What ruleset format 2 adds to keys and praise: markup that never changes a key, praise that
+is praise only when not negated, and generic problem words that keep their subject.
+
+Format 1 (the seed's) is substring tests on normalized text; format 2 reads the finding with
+the shared analyzer (:mod:`sadame.lang`), loaded on first use:
+
+* markup: Markdown emphasis, headings, quotes, list markers, numbering and 「」『』 brackets
+  are removed before anything else, so ``**1. 「踏み込みが弱い」**`` keys like ``踏み込みが弱い``;
+* praise: a positive word counts only when it is not negated in its clause (向上していない,
+  良好とは言えない, 改善の余地がある); a negative word counts only when it is not itself
+  negated or resolved (遅れがなくなった, 不足はない are praise);
+* subjects: a token whose pattern says ``subject: true`` carries the noun its word is about,
+  joined by ``@`` (``insufficient_control@踏み込み``), so 踏み込みが弱い and 握力が弱い differ
+  while 踏み込みが弱い and 踏み込みの弱さ agree.
+
+>>> clean_markup("**1. 「踏み込みが弱い」**")
+'踏み込みが弱い'
+>>> is_praise("安定性が向上していない", ("向上",), ("不足",))
+False
+>>> is_praise("遅れがなくなった", ("向上",), ("遅れ",))
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sadame.lang import Token, analyze, negations_after
+from sadame.lang._findings import praise_is_negated
+
+__all__ = ["SUBJECT_SEPARATOR", "clean_markup", "is_praise", "negative_is_resolved", "subject_of"]
+
+SUBJECT_SEPARATOR = "@"
+_LIST_MARKER = re.compile(
+    r"^\s*(?:[-*+]\s+|[・•●○◆■□▶►‣]\s*|#{1,6}\s+|>+\s*"  # bullets, headings, quotes
+    r"|\(?[0-9０-９]{1,3}(?:[.．](?![0-9０-９])|[)）、])\s*|[（(][0-9０-９]{1,3}[)）]\s*"  # 1. 1) (1) 1、
+    r"|[①-⑳]\s*|[a-zA-Z][.)]\s+)"
+)
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`|~~)")
+_BRACKETS = str.maketrans("", "", "「」『』“”\"【】")
+# Words after a problem word that say it went away (遅れがなくなった, ミスが減った, 不足が解消した).
+_RESOLVED = frozenset({"なくなる", "無くなる", "解消", "減る", "消える", "収まる", "治る", "改善", "克服", "減少",
+                       "解決", "直る"})
+# Predicates that say a problem is there; negated, they say it is not (問題は見当たらない).
+_PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見える", "目立つ", "残る", "出る", "起きる", "生じる"})
+_CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
+
+
+def clean_markup(text: str) -> str:
+    """The finding without Markdown, list markers, numbering and quoting brackets."""
+    out = text.strip()
+    for _ in range(3):  # "- 1. **x**": marker, numbering, emphasis, in any order
+        stripped = _LIST_MARKER.sub("", _EMPHASIS.sub("", out)).strip()
+        if stripped == out:
+            break
+        out = stripped
+    return out.translate(_BRACKETS).strip()
+
+
+def _predicate_after(tokens: Sequence[Token], index: int) -> int | None:
+    """The first predicate after ``tokens[index]`` in its clause: a verb, an adjective, a
+    negator, or a word that says a problem is present or gone (解消, 見当たる)."""
+    for position in range(index + 1, len(tokens)):
+        token = tokens[position]
+        if token.pos[0] == "補助記号" or (token.pos[0] == "助詞" and token.pos[1] == "接続助詞"):
+            return None
+        if token.lemma in _RESOLVED or token.normalized in _RESOLVED or token.lemma in _PRESENT:
+            return position
+        if token.pos[0] in ("動詞", "形容詞"):
+            return position
+    return None
+
+
+def negative_is_resolved(text: str, word: str) -> bool:
+    """True when every occurrence of the problem ``word`` is said to be absent (不足はない,
+    問題は見当たらない) or gone (遅れがなくなった, 冗長な表現が解消された), judged by the first
+    predicate after it; 遅れがなくなっていない and 原因が分からない leave it standing."""
+    tokens = analyze(text)
+    start, found, resolved = text.find(word), 0, 0
+    while start != -1:
+        found += 1
+        end = start + len(word)
+        last = next((i for i, t in enumerate(tokens) if t.begin < end <= t.end), None)
+        head = None if last is None else _predicate_after(tokens, last)
+        if head is not None:
+            t = tokens[head]
+            negated = (1 if t.normalized in ("ない", "無い") and t.pos[0] == "形容詞" else 0) + len(
+                negations_after(tokens, head))
+            if t.lemma in _RESOLVED or t.normalized in _RESOLVED:
+                resolved += negated % 2 == 0
+            elif t.lemma in _PRESENT or t.normalized in ("ない", "無い"):
+                resolved += negated % 2 == 1
+        start = text.find(word, end)
+    return found > 0 and resolved == found
+
+
+def is_praise(text: str, positive: Sequence[str], negative: Sequence[str]) -> bool:
+    """Praise: some positive word un-negated, or a problem word resolved, and no problem word
+    left standing. ``text`` is the normalized finding; the words are normalized too."""
+    present_neg = [w for w in negative if w in text]
+    if any(not negative_is_resolved(text, w) for w in present_neg):
+        return False
+    if present_neg:
+        return True
+    return any(w in text and not praise_is_negated(text, w) for w in positive)
+
+
+def _noun_chain(tokens: Sequence[Token], end: int) -> tuple[str, int]:
+    """The compound noun ending at ``tokens[end - 1]`` (normalized, joined) and where it starts."""
+    start = end
+    while start > 0 and (tokens[start - 1].pos[0] in ("名詞", "接頭辞")
+                         or (tokens[start - 1].pos[0] == "接尾辞" and start > 1)):
+        start -= 1
+    return "".join(t.normalized for t in tokens[start:end]), start
+
+
+def subject_of(text: str, word: str, other_words: Sequence[str]) -> str | None:
+    """The noun phrase ``word`` is about: the compound noun joined to it directly or by
+    の/が/は/も/を/に/で, with one ``Xの`` modifier before it (朝食の栄養バランス -> 朝食の栄養).
+    None when there is none or when it is a word of another matched pattern."""
+    start = text.find(word)
+    tokens = [t for t in analyze(text[:start]) if t.pos[0] != "空白"]
+    end = len(tokens)
+    if end and tokens[-1].pos[0] == "助詞":
+        if tokens[-1].surface not in _CONNECT:
+            return None
+        end -= 1
+    chain, begin = _noun_chain(tokens, end)
+    if not chain or any(w in chain or chain in w for w in other_words):
+        return None
+    if begin >= 2 and tokens[begin - 1].surface == "の" and tokens[begin - 2].pos[0] == "名詞":
+        modifier, _ = _noun_chain(tokens, begin - 1)
+        if modifier and not any(w in modifier for w in other_words):
+            chain = f"{modifier}の{chain}"
+    return chain

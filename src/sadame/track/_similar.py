@@ -1,0 +1,145 @@
+"""Similar issues of one user, as suggestions: a person decides whether to merge.
+
+The score of two issues mixes what the analyzer says (shared content lemmas and readings,
+from :func:`sadame.lang.content_terms`) with character bigrams of the ``issue``-normalized
+texts, so it works for any domain without a ruleset. When the tracker has a matcher (the LLM
+matcher, embeddings), it picks among the 20 best lexical candidates and its pick scores at least
+its confidence. An issue is described by its title and
+up to a few of its detection texts. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from sadame.lang import content_terms
+from sadame.normalize import normalize
+from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
+from sadame.track._transaction import DETECTIONS, ISSUES
+
+__all__ = ["MAX_CANDIDATES", "SimilarIssue", "similar_issues", "similarity"]
+
+#: Issues compared per request (the most recently detected ones).
+MAX_CANDIDATES = 2_000
+_TEXTS_PER_ISSUE = 3
+_WEIGHTS = (0.5, 0.15, 0.35)  # lemmas, readings, character bigrams
+_MATCHER_POOL = 20
+
+
+@dataclass(frozen=True)
+class SimilarIssue:
+    """A suggestion: another issue of the same user and how similar it is (0..1)."""
+
+    issue_id: str
+    title: str
+    status: str
+    score: float
+    #: the configured matcher (LLM, embeddings) named this issue; ``score`` is then at least its confidence
+    by_matcher: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class _Profile:
+    lemmas: frozenset[str]
+    readings: frozenset[str]
+    bigrams: frozenset[str]
+
+
+@functools.lru_cache(maxsize=20_000)
+def _profile_of(text: str) -> _Profile:
+    terms = content_terms(text)
+    norm = normalize(text, preset="issue").replace(" ", "")
+    return _Profile(terms.lemmas, terms.readings, frozenset(norm[i : i + 2] for i in range(len(norm) - 1)))
+
+
+def _profile(texts: Iterable[str]) -> _Profile:
+    parts = [_profile_of(t[:500]) for t in texts]
+    return _Profile(frozenset().union(*(p.lemmas for p in parts)), frozenset().union(*(p.readings for p in parts)),
+                    frozenset().union(*(p.bigrams for p in parts)))
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    shared = len(a & b)
+    return float(shared / min(len(a), len(b)) * (2 * shared / (len(a) + len(b))) ** 0.5)
+
+
+def similarity(a: Iterable[str], b: Iterable[str]) -> float:
+    """How similar two issues described by their texts are, in [0, 1].
+
+    >>> similarity(["踏み込みが弱い"], ["踏み込みの弱さが目立つ"]) > similarity(["踏み込みが弱い"], ["握力が足りない"])
+    True
+    """
+    pa, pb = _profile(a), _profile(b)
+    w_lemma, w_reading, w_bigram = _WEIGHTS
+    score = (w_lemma * _overlap(pa.lemmas, pb.lemmas) + w_reading * _overlap(pa.readings, pb.readings)
+             + w_bigram * _overlap(pa.bigrams, pb.bigrams))
+    return round(min(1.0, score), 4)
+
+
+def _texts(conn: Connection, tenant: str, user: str, ids: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {i: [] for i in ids}
+    d = DETECTIONS
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        rows = conn.execute(select(d.c.issue_id, d.c.text).where(
+            d.c.tenant_id == tenant, d.c.user_id == user, d.c.issue_id.in_(chunk), d.c.kind == "issue")
+            .order_by(d.c.id.desc()))
+        for iid, text in rows:
+            texts = out[iid]
+            if len(texts) < _TEXTS_PER_ISSUE and text not in texts:
+                texts.append(text)
+    return out
+
+
+def _ask_matcher(scored: list[SimilarIssue], keys: dict[str, str], text: str, matcher: IssueMatcher,
+                 timeout: float | None) -> list[SimilarIssue]:
+    """Let the matcher pick among the best lexical candidates; its pick scores at least its confidence."""
+    pool = scored[:_MATCHER_POOL]
+    candidates = [MatchCandidate(s.issue_id, s.title, keys[s.issue_id], s.status) for s in pool]
+    result, _warning = safe_match(matcher, text, candidates, purpose="detection", timeout=timeout)
+    if result is None:
+        return scored
+    return [replace(s, score=max(s.score, round(result.confidence, 4)), by_matcher=True)
+            if s.issue_id == result.issue_id else s for s in scored]
+
+
+def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
+                   matcher: IssueMatcher | None = None, timeout: float | None = None) -> list[SimilarIssue]:
+    """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
+    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked)."""
+    limit = max(1, min(int(limit), 50))
+    i = ISSUES
+    rows = list(conn.execute(
+        select(i.c.issue_id, i.c.title, i.c.status, i.c.key).where(i.c.tenant_id == tenant, i.c.user_id == user,
+                                                           i.c.merged_into.is_(None))
+        .order_by(i.c.last_seen_seq.desc(), i.c.id.desc()).limit(MAX_CANDIDATES + 1)))
+    titles = {r[0]: r[1] for r in rows}
+    keys = {r[0]: r[3] for r in rows}
+    if iid not in titles:
+        own = conn.execute(select(i.c.title).where(i.c.tenant_id == tenant, i.c.user_id == user,
+                                                   i.c.issue_id == iid)).scalar()
+        titles[iid] = str(own or "")
+    texts = _texts(conn, tenant, user, list(titles))
+    mine = [titles[iid], *texts[iid]]
+    scored = []
+    for other, title, status, _key in rows:
+        if other == iid:
+            continue
+        score = similarity(mine, [title, *texts[other]])
+        if score > 0 or matcher is not None:
+            scored.append(SimilarIssue(other, title, status, score))
+    scored.sort(key=lambda s: (-s.score, s.issue_id))
+    if matcher is not None:
+        scored = _ask_matcher(scored, keys, titles[iid], matcher, timeout)
+        scored = sorted((s for s in scored if s.score > 0), key=lambda s: (-s.score, s.issue_id))
+    return scored[:limit]

@@ -1,0 +1,64 @@
+"""The quote routes over real HTTP: the same library call as the CLI, and bounded answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sadame.quote import MAX_CLAIM_NUMBERS, MAX_NUMBER_SPANS, MAX_PARTS, check_output
+from tests.web.conftest import LiveServer
+
+CASE = json.loads((Path(__file__).parent / "data" / "quote_case.json").read_text(encoding="utf-8"))
+
+
+def test_check_route_returns_exactly_the_library_result(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        answer = client.post("/api/quote/check", json={"source": CASE["source"], "output": CASE["output"]})
+    assert answer.status_code == 200
+    assert answer.json() == check_output(CASE["source"], CASE["output"]).to_dict()
+    assert answer.json()["preset"] == "quote"
+
+
+def test_verify_and_ground_routes_are_capped(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        ground = client.post("/api/quote/ground", json={"claim": "1 " * 2000, "source": "1 " * 2000}).json()
+        verify = client.post("/api/quote/verify", json={"source": "あ" * 500, "quotes": ["あ", "あ…" * (MAX_PARTS + 1)]})
+    assert ground["truncated"] and len(ground["numbers"]) == min(2000, MAX_CLAIM_NUMBERS)
+    assert all(len(n["spans"]) == MAX_NUMBER_SPANS and n["truncated"] for n in ground["numbers"])
+    first, second = verify.json()["results"]
+    assert first["truncated"] and len(first["spans"]) == 10
+    assert second["status"] == "invalid"
+
+
+def test_page_renders_numbered_results_in_japanese(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        page = client.post("/quote", data={"source": CASE["source"], "output": CASE["output"]})
+        bad = client.post("/quote", data={"source": "x", "output": "x", "preset": "nope"})
+    assert page.status_code == 200
+    html = page.text
+    assert 'data-quote="1"' in html and '<sup class="qn" aria-hidden="true">1</sup>' in html
+    assert "近い箇所" in html and "原文にありません" in html and "金額" in html
+    assert bad.status_code == 400 and "プリセット" in bad.text
+
+
+def test_page_and_cli_show_the_same_verdicts(live_server: LiveServer, tmp_path: Path) -> None:
+    import re
+
+    from click.testing import CliRunner
+
+    from sadame.cli import cli
+
+    (tmp_path / "source.md").write_text(CASE["source"], encoding="utf-8")
+    (tmp_path / "output.txt").write_text(CASE["output"], encoding="utf-8")
+    run = CliRunner().invoke(
+        cli, ["quote", "check", "-s", str(tmp_path / "source.md"), str(tmp_path / "output.txt"), "--json"]
+    )
+    printed = json.loads(run.output)
+    with live_server.client() as client:
+        html = client.post("/quote", data={"source": CASE["source"], "output": CASE["output"]}).text
+    rows = re.findall(r'<tr class="st-\w+" data-status="(\w+)" data-quote="(\d+)">', html)
+    assert [(status, int(number)) for status, number in rows] == [
+        (q["status"], q["number"]) for q in printed["quotes"]
+    ]
+    grounded = re.findall(r'data-grounded="(true|false)"', html)
+    assert grounded == [str(n["grounded"]).lower() for n in printed["numbers"]["numbers"]]

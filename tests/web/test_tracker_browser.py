@@ -1,0 +1,123 @@
+"""The tracker dashboard driven as a person would, in Debian's Chromium through Playwright.
+
+Three sessions give the latest one every kind of change; the dashboard must mark each issue
+right (新規, 継続, 改善, 再発, 保留中の候補), show both charts, Japanese history and relative
+JST times, merge a suggested similar issue only after confirmation, and unmerge it exactly.
+Runs on SQLite and PostgreSQL; screenshots go to the test's temporary directory.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+USER = "tanaka"
+SESSIONS = [
+    ("s1", [{"text": "踏み込みが弱い", "confidence": 0.95}, "視線が下がる"]),
+    ("s2", [{"text": "フォームが崩れる", "confidence": 0.95}, "視線が下がる",
+            {"text": "踏み込みの弱さが改善した", "kind": "improvement"}]),
+    ("s3", ["踏み込みが弱い", "フォームが崩れる", {"text": "呼吸が浅い", "confidence": 0.95}, "フォームの崩れが目立つ"]),
+]
+EXPECTED = {"踏み込みが弱い": "再発", "フォームが崩れる": "継続", "呼吸が浅い": "新規", "視線が下がる": "改善",
+            "フォームの崩れが目立つ": "保留中の候補"}
+
+
+def _ingest(live: LiveServer, key: str) -> None:
+    with live.client(headers={"Authorization": f"Bearer {key}"}) as client:
+        for session_id, insights in SESSIONS:
+            response = client.post("/api/track/ingest",
+                                   json={"user_id": USER, "session_id": session_id, "insights": insights})
+            assert response.status_code == 200, response.text
+
+
+def _rows(page: Any) -> dict[str, str]:
+    rows = page.locator("table.issue-list tbody tr")
+    out = {}
+    for n in range(rows.count()):
+        row = rows.nth(n)
+        out[row.locator("td").nth(1).inner_text().strip()] = " ".join(row.inner_text().split()[2:])
+    return out
+
+
+def _sign_in(live: LiveServer, page: Any, key: str) -> None:
+    page.goto(f"{live.url}/tracker")
+    page.fill("#api_key", key)
+    page.click("form.login button")
+
+
+def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server: LiveServer, page: Any,
+                                                                     tmp_path: Path) -> None:
+    key = live_server.key("acme")
+    _ingest(live_server, key)
+    _sign_in(live_server, page, key)
+    users_row = page.locator(f"tr[data-user='{USER}']")
+    assert "再発 1" in users_row.inner_text() and re.search(r"(たった今|\d+分前)", users_row.inner_text())
+    page.click(f"text={USER}")
+
+    markers = {page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(1).inner_text().strip():
+               page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(0).inner_text().strip()
+               for n in range(page.locator("table.issue-list tbody tr").count())}
+    assert markers == EXPECTED
+    assert page.locator("table.issue-list tbody tr").first.get_attribute("data-status") == "open"  # open first
+    assert "視線が下がる" in page.inner_text("section.improvements")
+    for chart, series in (("session-chart", {"new", "deferred", "continuing", "improved", "regressed", "resolved"}),
+                          ("total-chart", {"open_total", "resolved_total"})):
+        svg = page.locator(f"svg#{chart}")
+        assert svg.is_visible()
+        assert {svg.locator(f"polyline[data-series='{s}']").count() for s in series} == {1}
+    assert page.locator("#session-chart-title").inner_text() == "セッションごとの件数"
+    assert page.locator("#total-chart-title").inner_text() == "累計の推移"
+    assert "JST" in (page.locator("table.issue-list time").first.get_attribute("title") or "")
+    page.screenshot(path=str(tmp_path / "tracker.png"), full_page=True)
+    before = _rows(page)
+
+    page.click("table.issue-list >> text=踏み込みが弱い")
+    history = page.inner_text(".events")
+    assert "初めて検出されました" in history and "改善の報告と一致したため解決しました" in history
+    assert "first detection" not in history and "session" not in history.replace("セッション", "")
+    assert page.locator("form.unmerge").count() == 0  # never merged: nothing to unmerge
+
+    page.click(f"text={USER}")
+    page.click("table.issue-list >> text=フォームが崩れる")
+    suggestion = page.locator("tr[data-similar]", has_text="フォームの崩れが目立つ")
+    assert suggestion.count() == 1 and re.search(r"\d+%", suggestion.inner_text())
+    suggestion.locator("a.merge-suggestion").click()
+    assert page.locator("h1").inner_text() == "課題を統合しますか？"
+    assert "フォームの崩れが目立つ" in page.inner_text("[data-role=source]")
+    page.click("text=キャンセル")
+    page.click(f"text={USER}")
+    assert _rows(page) == before  # cancelling merged nothing
+
+    page.click("table.issue-list >> text=フォームが崩れる")
+    page.locator("tr[data-similar]", has_text="フォームの崩れが目立つ").locator("a.merge-suggestion").click()
+    page.click("form.confirm-merge button[type=submit]")
+    assert "統合された課題" in page.inner_text("main")
+    page.click(f"text={USER}")
+    assert "フォームの崩れが目立つ" not in _rows(page)
+
+    page.click("table.issue-list >> text=フォームが崩れる")
+    page.click("form.unmerge button")
+    assert page.locator("form.unmerge").count() == 0
+    page.click(f"text={USER}")
+    assert _rows(page) == before  # unmerged exactly: statuses, counts, markers
+
+
+def test_dashboard_is_usable_at_phone_width(live_server: LiveServer, page: Any, tmp_path: Path) -> None:
+    key = live_server.key("acme")
+    _ingest(live_server, key)
+    page.set_viewport_size({"width": 390, "height": 844})
+    _sign_in(live_server, page, key)
+    page.click(f"text={USER}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width  # tables scroll inside their box; the page itself never scrolls sideways
+    assert page.locator("table.issue-list a").first.is_visible()
+    page.click("table.issue-list >> text=フォームが崩れる")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "tracker-390.png"), full_page=True)
