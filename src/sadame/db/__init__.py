@@ -75,6 +75,19 @@ def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _read_only_options(path: Path) -> str:
+    """URI options to read a SQLite file we may not write.
+
+    A WAL database needs its ``-shm`` index to be read; when the last writer checkpointed and
+    removed it, a reader that cannot create files beside the database gets "attempt to write a
+    readonly database". With no ``-wal`` file left every committed row is in the main file, so
+    ``immutable=1`` (no locks, no WAL index) reads exactly what is committed. With a ``-wal``
+    file present the plain read-only mode is kept, so no committed row is missed.
+    """
+    wal = path.with_name(path.name + "-wal")
+    return "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+
+
 def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     """An engine for ``url`` (see :func:`resolve_url`), with SQLite set up for WAL.
 
@@ -88,7 +101,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     if path is not None:
         check_sqlite_file(resolved, write=False)
     if path is not None and path.exists() and not os.access(path, os.W_OK):
-        engine = create_engine(f"sqlite:///file:{path.resolve()}?mode=ro&uri=true", **kwargs)
+        engine = create_engine(f"sqlite:///file:{path.resolve()}?{_read_only_options(path)}&uri=true", **kwargs)
         event.listen(engine, "connect", _sqlite_read_only)
     elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
