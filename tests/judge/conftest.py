@@ -24,3 +24,9 @@ def seed_pack() -> PuzzlePack:
 @pytest.fixture(scope="session")
 def seed_table(seed_pack: PuzzlePack) -> RuleTable:
     return seed_pack.puzzle("prod-only-images").table
+
+
+@pytest.fixture(scope="module")
+def game_pack(data_dir: Path) -> PuzzlePack:
+    """A small format-2 pack (hints, difficulty) for the game tests."""
+    return load_pack(data_dir / "game.yaml")

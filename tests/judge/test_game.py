@@ -15,7 +15,6 @@ from sadame.judge import (
     GameStatus,
     Judge,
     PuzzlePack,
-    load_pack,
 )
 from sadame.judge.game import (
     MAX_MOVE_CHARS,
@@ -31,13 +30,6 @@ from sadame.judge.game import (
     question_feedback,
     result_summary,
 )
-
-DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture(scope="module")
-def game_pack() -> PuzzlePack:
-    return load_pack(DATA / "game.yaml")
 
 
 def test_a_full_game(seed_pack: PuzzlePack) -> None:

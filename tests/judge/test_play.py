@@ -18,17 +18,9 @@ from sadame.judge import (
     PuzzlePack,
     bundled_names,
     bundled_pack,
-    load_pack,
     play,
 )
 from sadame.judge.game import REPHRASE, load_progress, save_progress
-
-DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture(scope="module")
-def game_pack() -> PuzzlePack:
-    return load_pack(DATA / "game.yaml")
 
 
 def _lines(*lines: str) -> Iterator[str]:

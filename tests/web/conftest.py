@@ -14,6 +14,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import httpx
 import pytest
 import uvicorn
 
-from sadame.web import create_app
+from sadame.web import WebSettings, create_app
 from sadame.web.admin import create_key
 
 CHROMIUM = "/usr/bin/chromium"
@@ -70,9 +71,10 @@ def serve(app: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
     return server, thread, f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture
-def live_server(db_url: str) -> Iterator[LiveServer]:
-    app = create_app(db_url)
+@contextmanager
+def running(db_url: str, settings: WebSettings | None = None) -> Iterator[LiveServer]:
+    """The app for ``db_url`` served on a free loopback port until the block ends."""
+    app = create_app(db_url) if settings is None else create_app(db_url, settings=settings)
     server, thread, url = serve(app)
     try:
         yield LiveServer(url, db_url, app)
@@ -80,6 +82,12 @@ def live_server(db_url: str) -> Iterator[LiveServer]:
         server.should_exit = True
         thread.join(timeout=10)
         app.state.ctx.engine.dispose()
+
+
+@pytest.fixture
+def live_server(db_url: str) -> Iterator[LiveServer]:
+    with running(db_url) as live:
+        yield live
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from sadame.judge import bundled_pack, load_pack
-from sadame.web import WebSettings, create_app
-from tests.web.conftest import LiveServer, serve
+from sadame.web import WebSettings
+from tests.web.conftest import LiveServer, running
 
 pytestmark = pytest.mark.browser
 
@@ -22,14 +22,8 @@ PACK = Path(__file__).parents[1] / "judge" / "data" / "game.yaml"
 @pytest.fixture
 def game_server(db_url: str) -> Iterator[LiveServer]:
     """A live server with the game-test pack (format 2: hints, difficulty) and the bundled ones."""
-    app = create_app(db_url, settings=WebSettings(packs=(str(PACK), "engineering"), judge_fallback=None))
-    server, thread, url = serve(app)
-    try:
-        yield LiveServer(url, db_url, app)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        app.state.ctx.engine.dispose()
+    with running(db_url, WebSettings(packs=(str(PACK), "engineering"), judge_fallback=None)) as live:
+        yield live
 
 
 def _ask(page: Any, question: str) -> None:
