@@ -8,6 +8,7 @@ CHANGELOG entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 from sadame.normalize._flags import (
@@ -76,17 +77,9 @@ _ISSUE = NormalizeFlags(
     whitespace=WhitespaceMode.COLLAPSE,
     equivalences=frozenset(),
 )
-_QUOTE = NormalizeFlags(
-    nfkc=True,
-    markdown_strip=True,
-    numeric=False,
-    casefold=False,
-    kana=False,
-    punctuation=PunctuationMode.KEEP,
-    punctuation_chars="",
-    whitespace=WhitespaceMode.CJK,
-    equivalences=frozenset(Equivalence),
-)
+# ``quote`` is ``decoration`` with Japanese-aware whitespace and every named equivalence: said so
+# here, so the two cannot drift apart in a flag neither change meant to touch.
+_QUOTE = replace(_DECORATION, whitespace=WhitespaceMode.CJK, equivalences=frozenset(Equivalence))
 
 #: ``judge``: seed 001's ``normalize()`` for rule tables (NFKC, lower-case,
 #: katakana->hiragana, whitespace and the judge punctuation set deleted).
