@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict
 from collections.abc import Iterator
@@ -92,8 +93,9 @@ def diff_tracker_export(path: Path, before: Side, after: Side) -> FileDiff:
     """Recompute every stored finding's key under both sides' rulesets and compare the grouping."""
     rows = list(_rows(path))
     findings = _findings(rows)
-    old_rules = load_ruleset(before.ruleset) if before.ruleset else _pinned_ruleset(rows, path)
-    new_rules = load_ruleset(after.ruleset) if after.ruleset else _pinned_ruleset(rows, path)
+    pinned = functools.cache(lambda: _pinned_ruleset(rows, path))  # parsed once, only if a side needs it
+    old_rules = load_ruleset(before.ruleset) if before.ruleset else pinned()
+    new_rules = load_ruleset(after.ruleset) if after.ruleset else pinned()
     old, new = _keys(findings, old_rules), _keys(findings, new_rules)
     diff = FileDiff(str(path), "tracker-export", compared=len(findings))
     diff.changes = _praise_changes(old, new) + _regroup(old, new)
