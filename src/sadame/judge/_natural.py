@@ -1,7 +1,7 @@
 """Natural mode: rule words matched on token boundaries, by surface, reading,
 normalized form and lemma, and answered with the question's polarity.
 
-How a question is judged (see ``docs/readme/judge.md`` for the player's view):
+How a question is judged (see ``docs/guide/judge.md`` for the player's view):
 
 1. **Clean and analyze.** NFKC (half-width kana), a dash after kana becomes ー
    (「サーバ－」「サーバ-」), then SudachiPy (split mode C; the short units of mode A
@@ -61,7 +61,7 @@ Policy = Literal["first", "focus", "agree", "conjunction"]
 #: order); ``focus`` = the phrase nearest the predicate; ``agree`` = no verdict
 #: unless all agree; ``conjunction`` = the focus, except that when the focus is a
 #: YES/NO verdict and another phrase says NO, NO (a question asserting several
-#: facts is true only if all are). Measured in ``docs/readme/judge.md``.
+#: facts is true only if all are). Measured in ``docs/guide/judge.md``.
 POLICIES: tuple[Policy, ...] = ("first", "focus", "agree", "conjunction")
 DEFAULT_POLICY: Policy = "conjunction"
 
