@@ -41,7 +41,8 @@ from typing import Any
 import ahocorasick
 import yaml
 
-from sadame.judge import RuleTable, compile_table, judge_by_rules, parse_table
+from sadame.judge import RuleTable, parse_table
+from sadame.judge.engine._engine import compile_table, judge_by_rules
 from sadame.normalize import normalize
 
 __all__ = ["generate_questions", "generate_rules", "main", "naive_loop", "seed_loop"]

@@ -38,7 +38,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from judge import generate_questions, generate_rules
-from sadame.judge import Judge, RuleTable, bundled_pack, judge_by_rules, parse_table
+from sadame.judge import Judge, RuleTable, bundled_pack, parse_table
+from sadame.judge.engine._engine import judge_by_rules
 
 __all__ = ["main"]
 

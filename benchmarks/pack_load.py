@@ -24,8 +24,9 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from judge import ANSWERS, generate_rules  # the sibling benchmark's generator
-from sadame.judge import lint_table, load_table
-from sadame.judge._loader import _parse_bytes, _validate, parse_table
+from sadame.judge import load_table
+from sadame.judge.authoring import lint_table
+from sadame.judge.engine._loader import _parse_bytes, _validate, parse_table
 
 SIZES = (1_000, 10_000, 100_000)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import AnswerCheck, Puzzle, Solution, bundled_pack, check_answer
-from sadame.judge._answer import KEYWORDS_ADVICE, TOO_LONG_ADVICE, is_keyword_list
+from sadame.judge import AnswerCheck, Puzzle, bundled_pack, check_answer
+from sadame.judge.engine._answer import KEYWORDS_ADVICE, TOO_LONG_ADVICE, is_keyword_list
+from sadame.judge.engine._model import Solution
 from sadame.lang import analyze
 
 PACK = bundled_pack("engineering")

@@ -6,18 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.judge import (
-    Judge,
-    Puzzle,
-    PuzzlePack,
-    bundled_names,
-    bundled_pack,
-    check_answer,
-    lint_table,
-    load_questions,
-    run_examples,
-    run_questions,
-)
+from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack, check_answer
+from sadame.judge.authoring import lint_table, load_questions, run_examples, run_questions
 from sadame.normalize import normalize
 
 

@@ -157,7 +157,8 @@ def test_rules_test_with_held_out_questions(data_dir: Path, tmp_path: Path) -> N
 
 
 def test_the_blind_evaluation_set_loads_for_the_bundled_pack() -> None:
-    from sadame.judge import bundled_pack, load_questions, run_questions
+    from sadame.judge import bundled_pack
+    from sadame.judge.authoring import load_questions, run_questions
 
     root = Path(__file__).resolve().parents[2]
     questions = load_questions(root / "evals" / "judge" / "blind_questions.yaml")

@@ -8,14 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.judge import (
-    AnswerCheck,
-    Puzzle,
-    RuleTable,
-    check_answer,
-    judge_by_rules,
-    parse_table,
-)
+from sadame.judge import AnswerCheck, Puzzle, RuleTable, check_answer, parse_table
+from sadame.judge.engine._engine import judge_by_rules
 from sadame.normalize import normalize
 from tests.judge import seed_port
 

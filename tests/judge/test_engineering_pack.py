@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Puzzle, PuzzlePack, bundled_pack, check_answer, run_questions
+from sadame.judge import Puzzle, PuzzlePack, bundled_pack, check_answer
+from sadame.judge.authoring import run_questions
 
 POLARITY_TAGS = {"negation", "suggestion", "confirm-neg", "double-negation"}
 

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import (
-    UNKNOWN,
-    Judge,
-    Puzzle,
-    PuzzlePack,
-    bundled_names,
-    bundled_pack,
-    lint_table,
-    run_examples,
-)
+from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack
+from sadame.judge.authoring import lint_table, run_examples
+from sadame.judge.engine._judge import UNKNOWN
 
 
 @pytest.fixture(scope="module")

@@ -10,17 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
-from sadame.judge import (
-    PACK_FORMAT2,
-    TABLE_FORMAT2,
-    PuzzlePack,
-    Question,
-    RuleTable,
-    TableError,
-    load_pack,
-    parse_table,
-    table_schema,
-)
+from sadame.judge import PuzzlePack, RuleTable, TableError, load_pack, parse_table
+from sadame.judge.authoring import table_schema
+from sadame.judge.engine._loader import PACK_FORMAT2, TABLE_FORMAT2
+from sadame.judge.engine._model import Question
 
 
 @pytest.fixture(scope="module")

@@ -7,29 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from sadame.judge import (
-    AnswerCheck,
+from sadame.judge import AnswerCheck, Judge, PuzzlePack
+from sadame.judge.engine._errors import GameFinished
+from sadame.judge.game import (
     GameError,
-    GameFinished,
     GameState,
     GameStatus,
-    Judge,
-    PuzzlePack,
-)
-from sadame.judge.game import (
-    MAX_MOVE_CHARS,
-    MAX_QUESTIONS,
-    REPHRASE,
-    PlayRecord,
     answer_feedback,
-    answer_intro,
-    answer_progress,
     measure_difficulty,
-    parse_status,
     puzzle_catalog,
     question_feedback,
-    result_summary,
 )
+from sadame.judge.game._catalog import parse_status
+from sadame.judge.game._game import MAX_MOVE_CHARS, MAX_QUESTIONS, PlayRecord
+from sadame.judge.game._messages import REPHRASE, answer_intro, answer_progress, result_summary
 
 
 def test_a_full_game(seed_pack: PuzzlePack) -> None:

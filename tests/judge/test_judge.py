@@ -6,16 +6,8 @@ from typing import Any
 
 import pytest
 
-from sadame.judge import (
-    MISS_NOTE,
-    UNKNOWN,
-    FallbackAnswer,
-    Judge,
-    JudgeResult,
-    Puzzle,
-    PuzzlePack,
-    RuleTable,
-)
+from sadame.judge import FallbackAnswer, Judge, JudgeResult, Puzzle, PuzzlePack, RuleTable
+from sadame.judge.engine._judge import MISS_NOTE, UNKNOWN
 
 
 class RecordingFallback:

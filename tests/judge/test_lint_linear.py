@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.judge._tools import _contained
+from sadame.judge.authoring._tools import _contained
 
 WORDS = st.lists(st.text(alphabet="あいうabc", max_size=4), max_size=12)
 

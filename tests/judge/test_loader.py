@@ -9,19 +9,17 @@ import jsonschema
 import pytest
 
 from sadame.judge import (
-    MAX_TABLE_BYTES,
-    PACK_FORMAT,
-    TABLE_FORMAT,
     PuzzlePack,
     RuleTable,
     TableError,
-    UnknownPuzzle,
     load_pack,
     load_table,
     parse_table,
     resolve_table,
-    table_schema,
 )
+from sadame.judge.authoring import table_schema
+from sadame.judge.engine._loader import MAX_TABLE_BYTES, PACK_FORMAT, TABLE_FORMAT
+from sadame.judge.game import UnknownPuzzle
 
 
 def test_seed_pack_loads_with_words_normalized(seed_pack: PuzzlePack) -> None:

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 
 from sadame.judge import (
-    UNKNOWN,
     FallbackAnswer,
     Judge,
     Puzzle,
     PuzzlePack,
     RuleTable,
-    judge_by_rules,
     load_pack,
     parse_table,
 )
-from sadame.judge._natural import POLICIES, natural_match
-from sadame.judge._questions import run_questions
+from sadame.judge.authoring._questions import run_questions
+from sadame.judge.engine._engine import judge_by_rules
+from sadame.judge.engine._judge import UNKNOWN
+from sadame.judge.engine._natural import POLICIES, natural_match
 
 DATA = Path(__file__).parent / "data"
 PACK = load_pack(DATA / "natural.yaml")
@@ -30,7 +30,7 @@ PUZZLE = PACK.puzzle("lunch-breaker")
 
 @pytest.mark.parametrize("question", PUZZLE.questions, ids=lambda q: q.q)
 def test_dev_set_question(question: object) -> None:
-    from sadame.judge import Question
+    from sadame.judge.engine._model import Question
 
     assert isinstance(question, Question)
     result = Judge(PUZZLE).ask(question.q)
@@ -89,7 +89,7 @@ def test_reading_of_a_kanji_never_meets_another_kanji() -> None:
 
 
 def test_ambiguous_reading_is_dropped_and_reported() -> None:
-    from sadame.judge._natural import natural_table
+    from sadame.judge.engine._natural import natural_table
 
     table = _table([{"any": ["雨"], "answer": "YES"}, {"any": ["飴"], "answer": "NO"}])
     assert natural_table(table).dropped_readings() == (("あめ", ("雨", "飴")),)

@@ -11,16 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli as cli_main
-from sadame.judge import (
-    GameError,
-    GameState,
-    GameStatus,
-    PuzzlePack,
-    bundled_names,
-    bundled_pack,
-    play,
-)
-from sadame.judge.game import REPHRASE, load_progress, save_progress
+from sadame.judge import PuzzlePack, bundled_names, bundled_pack
+from sadame.judge.game import GameError, GameState, GameStatus, play
+from sadame.judge.game._messages import REPHRASE
+from sadame.judge.game._play import load_progress, save_progress
 
 
 def _lines(*lines: str) -> Iterator[str]:

@@ -7,16 +7,9 @@ from typing import Any
 
 import pytest
 
-from sadame.judge import (
-    PuzzlePack,
-    RuleTable,
-    UnknownPuzzle,
-    coverage,
-    lint_table,
-    load_table,
-    parse_table,
-    run_examples,
-)
+from sadame.judge import PuzzlePack, RuleTable, load_table, parse_table
+from sadame.judge.authoring import coverage, lint_table, run_examples
+from sadame.judge.game import UnknownPuzzle
 
 
 def _table(rules: list[dict[str, Any]]) -> RuleTable:

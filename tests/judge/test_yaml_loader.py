@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sadame.judge import TableError, _loader
-from sadame.judge._loader import parse_yaml
+from sadame.judge import TableError
+from sadame.judge.engine import _loader
+from sadame.judge.engine._loader import parse_yaml
 
-DATA = Path(_loader.__file__).resolve().parents[1] / "data"
+DATA = Path(_loader.__file__).resolve().parents[2] / "data"
 
 REFUSED = {
     "duplicate key": "a: 1\na: 2\n",

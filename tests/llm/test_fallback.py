@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.judge import MISS_NOTE, UNKNOWN, Judge, JudgeResult, Puzzle, bundled_pack, bundled_table
+from sadame.judge import Judge, JudgeResult, Puzzle, bundled_pack, bundled_table
+from sadame.judge.engine._judge import MISS_NOTE, UNKNOWN
 from sadame.llm import LLMFallback, OpenAICompatProvider, RetryPolicy, VerdictCache, load_fallback_from_env
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from tests.llm.conftest import FAST

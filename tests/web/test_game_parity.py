@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from sadame.judge import load_pack, play
+from sadame.judge import load_pack
+from sadame.judge.game import play
 from sadame.web import WebSettings, create_app
 from tests.web.conftest import LiveServer, serve
 

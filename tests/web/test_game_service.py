@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from sadame.db import make_engine, upgrade
-from sadame.judge import GameError, GameFinished, GameState, UnknownPuzzle
+from sadame.judge.engine._errors import GameFinished
+from sadame.judge.game import GameError, GameState, UnknownPuzzle
 from sadame.web._game import GameService
 from sadame.web._store import GameStore
 from tests.web.conftest import LiveServer

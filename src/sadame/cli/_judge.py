@@ -16,30 +16,27 @@ import click
 
 from sadame.cli._output import echo_json
 from sadame.judge import (
-    DEFAULT_POLICY,
-    PACK_FORMAT,
-    PACK_FORMAT2,
-    POLICIES,
-    TABLE_FORMAT,
-    TABLE_FORMAT2,
     Judge,
     JudgeError,
     PuzzlePack,
     RuleTable,
-    answer_feedback,
     bundled_names,
     check_answer,
+    resolve_table,
+)
+from sadame.judge.authoring import (
     coverage,
     import_seed_rules,
     lint_table,
     load_questions,
-    play,
     render_questions,
-    resolve_table,
     run_examples,
     run_questions,
     table_schema,
 )
+from sadame.judge.engine._loader import PACK_FORMAT, PACK_FORMAT2, TABLE_FORMAT, TABLE_FORMAT2
+from sadame.judge.engine._natural import DEFAULT_POLICY, POLICIES
+from sadame.judge.game import answer_feedback, play
 
 __all__ = ["register", "rules_group"]
 

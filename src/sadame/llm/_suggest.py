@@ -72,7 +72,8 @@ def suggest_rules(table: object, cache: VerdictCache, *, all_versions: bool = Fa
     (older ones were judged against other rules); ``all_versions`` lists every
     version's, matched by table name and puzzle id.
     """
-    from sadame.judge import PuzzlePack, RuleTable, judge_by_rules
+    from sadame.judge import PuzzlePack, RuleTable
+    from sadame.judge.engine._engine import judge_by_rules
 
     targets: list[tuple[RuleTable, str | None]]
     if isinstance(table, PuzzlePack):

@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sadame.judge import GameError, UnknownPuzzle
+from sadame.judge.game import GameError, UnknownPuzzle
 from sadame.web._budget import BudgetExhausted
 from sadame.web._security import FORM_NUL_MESSAGE, refusal
 

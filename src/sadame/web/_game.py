@@ -30,25 +30,17 @@ from sadame.judge import (
     load_pack,
 )
 from sadame.judge.game import (
-    MAX_ATTEMPTS,
-    MAX_QUESTIONS,
-    STATUS_LABELS,
     GameError,
     GameState,
     UnknownPuzzle,
     answer_feedback,
-    answer_intro,
-    answer_progress,
-    grade_answer,
     measure_difficulty,
-    parse_status,
     puzzle_catalog,
-    puzzle_difficulty,
-    puzzle_hints,
-    reply_note,
-    result_summary,
     verdict_label,
 )
+from sadame.judge.game._catalog import STATUS_LABELS, parse_status, puzzle_difficulty
+from sadame.judge.game._game import MAX_ATTEMPTS, MAX_QUESTIONS, grade_answer, puzzle_hints
+from sadame.judge.game._messages import answer_intro, answer_progress, reply_note, result_summary
 from sadame.web._store import GameStore
 
 __all__ = ["GameService", "public_question"]

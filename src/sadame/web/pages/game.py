@@ -11,7 +11,9 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from sadame.judge.game import GIVE_UP_CONFIRM, STATUS_LABELS, GameError, UnknownPuzzle
+from sadame.judge.game import GameError, UnknownPuzzle
+from sadame.judge.game._catalog import STATUS_LABELS
+from sadame.judge.game._messages import GIVE_UP_CONFIRM
 from sadame.web._budget import BudgetExhausted
 from sadame.web.deps import Ctx, clean_text
 from sadame.web.pages._common import Browser, redirect, render

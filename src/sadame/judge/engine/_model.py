@@ -2,7 +2,7 @@
 
 Every word is kept twice: as the author wrote it (for messages and reports) and
 normalized with the ``judge`` preset (for matching). The loader fills both; see
-:mod:`sadame.judge._loader`.
+:mod:`sadame.judge.engine._loader`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from sadame.judge._errors import UnknownPuzzle
+from sadame.judge.engine._errors import UnknownPuzzle
 
 __all__ = [
     "MATCHING_MODES",

@@ -19,15 +19,15 @@ J106   warning  a hint names a solution word
 =====  =======  ===============================================================
 
 Each check yields ``(code, message, rule)`` with ``rule`` None for puzzle-level
-findings; :mod:`sadame.judge._tools` turns them into ``LintFinding``.
+findings; :mod:`sadame.judge.authoring._tools` turns them into ``LintFinding``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
-from sadame.judge._natural import fold, natural_match, natural_table
+from sadame.judge.engine._model import Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge.engine._natural import fold, natural_match, natural_table
 
 __all__: list[str] = []
 

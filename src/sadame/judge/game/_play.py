@@ -3,7 +3,7 @@
 Pure of terminals: it reads lines from ``read_line`` (None at end of input) and
 writes through ``write``, so it runs the same on a tty, a pipe, CliRunner or tmux.
 Every puzzle's progress lives in a :class:`GameState` (the same state machine the
-web app stores), and every reply is worded by :mod:`sadame.judge._messages`.
+web app stores), and every reply is worded by :mod:`sadame.judge.game._messages`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sadame.judge._catalog import STATUS_LABELS, CatalogEntry, parse_status, puzzle_catalog
-from sadame.judge._errors import GameError, UnknownPuzzle
-from sadame.judge._game import GameState, GameStatus, puzzle_hints
-from sadame.judge._judge import Judge, JudgeFallback
-from sadame.judge._messages import (
+from sadame.judge.engine._errors import GameError, UnknownPuzzle
+from sadame.judge.engine._judge import Judge, JudgeFallback
+from sadame.judge.engine._model import Puzzle, PuzzlePack
+from sadame.judge.game._catalog import STATUS_LABELS, CatalogEntry, parse_status, puzzle_catalog
+from sadame.judge.game._game import GameState, GameStatus, puzzle_hints
+from sadame.judge.game._messages import (
     GIVE_UP_CONFIRM,
     answer_feedback,
     answer_intro,
@@ -27,7 +28,6 @@ from sadame.judge._messages import (
     question_feedback,
     result_summary,
 )
-from sadame.judge._model import Puzzle, PuzzlePack
 
 __all__ = ["HELP_TEXT", "MENU_HELP", "load_progress", "play", "save_progress"]
 

@@ -23,8 +23,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from sadame.judge._errors import TableError
-from sadame.judge._model import (
+from sadame.judge.engine._errors import TableError
+from sadame.judge.engine._model import (
     AnswerExample,
     Example,
     Puzzle,

@@ -48,7 +48,7 @@ from typing import Literal
 
 import ahocorasick
 
-from sadame.judge._model import Rule, RuleTable
+from sadame.judge.engine._model import Rule, RuleTable
 from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 

@@ -1,14 +1,14 @@
 """Every Japanese line the puzzle game says to a player, in one place.
 
-The terminal (:mod:`sadame.judge._play`) and the browser (``sadame.web``) both
+The terminal (:mod:`sadame.judge.game._play`) and the browser (``sadame.web``) both
 render a move with these functions, so the same move gets the same words
 wherever it is played.
 """
 
 from __future__ import annotations
 
-from sadame.judge._engine import AnswerCheck
-from sadame.judge._judge import UNKNOWN, JudgeResult
+from sadame.judge.engine._engine import AnswerCheck
+from sadame.judge.engine._judge import UNKNOWN, JudgeResult
 
 __all__ = [
     "GIVE_UP_CONFIRM",

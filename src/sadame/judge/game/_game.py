@@ -1,9 +1,9 @@
 """The puzzle game's one state machine: :class:`GameState`.
 
-Pure: no I/O. The terminal loop (:mod:`sadame.judge._play`) keeps a ``GameState``
+Pure: no I/O. The terminal loop (:mod:`sadame.judge.game._play`) keeps a ``GameState``
 in memory; the web app keeps only its JSON (:meth:`GameState.to_dict`) in the
 database and rebuilds the state for each move. Both make moves through the same
-methods and word the replies with :mod:`sadame.judge._messages`, so a move gets
+methods and word the replies with :mod:`sadame.judge.game._messages`, so a move gets
 the same feedback in the terminal and in the browser.
 
 States of one puzzle::
@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from sadame.judge._engine import AnswerCheck, check_answer
-from sadame.judge._errors import GameError, GameFinished
-from sadame.judge._judge import Judge, JudgeResult
-from sadame.judge._model import Puzzle
+from sadame.judge.engine._engine import AnswerCheck, check_answer
+from sadame.judge.engine._errors import GameError, GameFinished
+from sadame.judge.engine._judge import Judge, JudgeResult
+from sadame.judge.engine._model import Puzzle
 
 __all__ = [
     "MAX_ATTEMPTS",

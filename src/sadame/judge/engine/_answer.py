@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sadame.judge._model import AnswerCheck, Rule, Solution
-from sadame.judge._natural import NaturalTable, clean, fired_phrases, fold
+from sadame.judge.engine._model import AnswerCheck, Rule, Solution
+from sadame.judge.engine._natural import NaturalTable, clean, fired_phrases, fold
 from sadame.lang import Token, analyze, question_polarity
 from sadame.normalize import normalize
 

@@ -26,10 +26,10 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sadame.judge._engine import check_answer
-from sadame.judge._errors import GameError
-from sadame.judge._game import GameState, GameStatus, PlayRecord, puzzle_hints
-from sadame.judge._model import Puzzle, PuzzlePack
+from sadame.judge.engine._engine import check_answer
+from sadame.judge.engine._errors import GameError
+from sadame.judge.engine._model import Puzzle, PuzzlePack
+from sadame.judge.game._game import GameState, GameStatus, PlayRecord, puzzle_hints
 
 __all__ = [
     "REPLAY_ORDERS",

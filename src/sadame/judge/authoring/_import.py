@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
-from sadame.judge._errors import TableError
-from sadame.judge._loader import MAX_TABLE_BYTES, TABLE_FORMAT, parse_table, parse_yaml
-from sadame.judge._model import RuleTable
+from sadame.judge.engine._errors import TableError
+from sadame.judge.engine._loader import MAX_TABLE_BYTES, TABLE_FORMAT, parse_table, parse_yaml
+from sadame.judge.engine._model import RuleTable
 
 __all__ = ["import_seed_rules"]
 

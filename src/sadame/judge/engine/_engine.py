@@ -24,8 +24,8 @@ from functools import lru_cache
 
 import ahocorasick
 
-from sadame.judge._answer import natural_check
-from sadame.judge._model import AnswerCheck, Rule, RuleTable, Solution
+from sadame.judge.engine._answer import natural_check
+from sadame.judge.engine._model import AnswerCheck, Rule, RuleTable, Solution
 from sadame.normalize import normalize
 
 __all__ = [
@@ -188,7 +188,7 @@ def check_answer(answer: object, solution: Sequence[Sequence[str]]) -> AnswerChe
     """The seed's ``checkSolution``: AND across groups, OR within a group.
 
     A :class:`Solution` of a natural-mode puzzle (format 2) is graded in natural
-    mode instead (see :func:`sadame.judge._answer.natural_check`).
+    mode instead (see :func:`sadame.judge.engine._answer.natural_check`).
 
     >>> solution = [["大文字", "小文字", "case", "ケース"], ["ファイル名", "名前", "命名", "パス"]]
     >>> check_answer("大文字小文字の違い", solution)

@@ -30,10 +30,10 @@ from typing import Literal
 
 import ahocorasick
 
-from sadame.judge._engine import check_answer, compile_table, judge_by_rules
-from sadame.judge._judge import Judge
-from sadame.judge._lint_natural import hint_leaks, natural_rule_findings, note_leaks
-from sadame.judge._model import Puzzle, PuzzlePack, Rule, RuleTable
+from sadame.judge.authoring._lint_natural import hint_leaks, natural_rule_findings, note_leaks
+from sadame.judge.engine._engine import check_answer, compile_table, judge_by_rules
+from sadame.judge.engine._judge import Judge
+from sadame.judge.engine._model import Puzzle, PuzzlePack, Rule, RuleTable
 from sadame.normalize import normalize
 
 __all__ = [
@@ -198,7 +198,7 @@ def _solution_findings(puzzle: Puzzle) -> Iterable[LintFinding]:
 
 
 def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack | None) -> Iterable[LintFinding]:
-    """J101-J106 (see :mod:`sadame.judge._lint_natural`), as warnings."""
+    """J101-J106 (see :mod:`sadame.judge.authoring._lint_natural`), as warnings."""
     found: list[tuple[str, str, Rule | None]] = []
     if table.matching == "natural":
         found.extend(natural_rule_findings(table))

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from sadame.judge._errors import TableError
-from sadame.judge._judge import Judge
-from sadame.judge._loader import MAX_TABLE_BYTES, parse_yaml
-from sadame.judge._model import PuzzlePack, Question, RuleTable
-from sadame.judge._natural import DEFAULT_POLICY, Policy
+from sadame.judge.engine._errors import TableError
+from sadame.judge.engine._judge import Judge
+from sadame.judge.engine._loader import MAX_TABLE_BYTES, parse_yaml
+from sadame.judge.engine._model import PuzzlePack, Question, RuleTable
+from sadame.judge.engine._natural import DEFAULT_POLICY, Policy
 
 __all__ = [
     "POLARITY_TAGS",

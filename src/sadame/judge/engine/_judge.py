@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from sadame.judge._engine import compile_table, normalize_question
-from sadame.judge._model import Puzzle, RuleTable
-from sadame.judge._natural import DEFAULT_POLICY, Policy, natural_match
+from sadame.judge.engine._engine import compile_table, normalize_question
+from sadame.judge.engine._model import Puzzle, RuleTable
+from sadame.judge.engine._natural import DEFAULT_POLICY, Policy, natural_match
 
 __all__ = [
     "MISS_NOTE",

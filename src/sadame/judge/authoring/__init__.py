@@ -1,0 +1,28 @@
+"""sadame.judge.authoring: tools for people who write rule tables and puzzle packs.
+
+Lint a table, run its examples and natural-question sets, measure coverage, import the
+seed's rules and print the JSON Schema an editor validates against.
+
+>>> from sadame.judge import bundled_table
+>>> from sadame.judge.authoring import lint_table
+>>> lint_table(bundled_table("faq-routing")).errors
+()
+"""
+
+from __future__ import annotations
+
+from sadame.judge.authoring._import import import_seed_rules
+from sadame.judge.authoring._questions import load_questions, render_questions, run_questions
+from sadame.judge.authoring._tools import coverage, lint_table, run_examples
+from sadame.judge.engine._loader import table_schema
+
+__all__ = [
+    "coverage",
+    "import_seed_rules",
+    "lint_table",
+    "load_questions",
+    "render_questions",
+    "run_examples",
+    "run_questions",
+    "table_schema",
+]
