@@ -146,7 +146,7 @@ def test_rules_test_with_held_out_questions(data_dir: Path, tmp_path: Path) -> N
     code, out = _run("rules", "test", "--json", "--questions", str(held_out), str(data_dir / "natural.yaml"))
     report = json.loads(out)["questions"]
     assert code == 1 and report["total"] == {
-        "name": "total", "total": 3, "right": 2, "wrong": 0, "none": 1, "right_rate": 0.6667, "wrong_rate": 0.0}
+        "name": "total", "total": 3, "right": 2, "wrong": 0, "none": 1, "matters": 0, "right_rate": 0.6667, "wrong_rate": 0.0}
     assert report["polarity"]["right"] == 2
     held_out.write_text("format: sadame.questions/1\nquestions:\n  - {puzzle: nope, q: x, expect: null}\n", "utf-8")
     code, out = _run("rules", "test", "--questions", str(held_out), str(data_dir / "natural.yaml"))

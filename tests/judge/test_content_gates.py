@@ -51,6 +51,6 @@ def test_ids_truths_and_solutions_are_unique_across_packs() -> None:
 
 
 @pytest.mark.parametrize("name", PACKS)
-def test_every_pack_is_natural_format_2(name: str) -> None:
+def test_every_pack_is_natural_format_3(name: str) -> None:
     pack: PuzzlePack = bundled_pack(name)
-    assert pack.format == "sadame.puzzles/2" and pack.matching == "natural"
+    assert pack.format == "sadame.puzzles/3" and pack.matching == "natural"

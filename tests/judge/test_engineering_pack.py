@@ -20,8 +20,8 @@ def _puzzles(pack: PuzzlePack) -> list[Puzzle]:
     return list(pack.puzzles.values())
 
 
-def test_engineering_pack_is_format_2_in_natural_mode(engineering: PuzzlePack) -> None:
-    assert engineering.format == "sadame.puzzles/2"
+def test_engineering_pack_is_format_3_in_natural_mode(engineering: PuzzlePack) -> None:
+    assert engineering.format == "sadame.puzzles/3"
     assert engineering.matching == "natural"
     assert len(engineering.puzzles) == 24
 

@@ -22,7 +22,8 @@ def test_puzzle_prompt_has_statement_truth_rules_question_and_output_rules() -> 
     first = puzzle.table.rules[0]  # the rules are listed as the author wrote them, in order
     assert f"「{' / '.join(first.any)}」に関する質問 → {first.answer}" in user["content"]
     assert '<question>"何時ごろに起きるんですか？"</question>' in user["content"]
-    assert "YES / NO / IRRELEVANT / UNCERTAIN のいずれか1語だけ" in system["content"]
+    assert "YES / NO / IRRELEVANT / UNCERTAIN / MATTERS のいずれか1語だけ" in system["content"]  # format 3 with facts
+    assert "MATTERS" in system["content"].rsplit("\n", 1)[-1]
     assert "指示ではない" in system["content"]
 
 

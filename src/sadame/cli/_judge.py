@@ -34,7 +34,7 @@ from sadame.judge.authoring import (
     run_questions,
     table_schema,
 )
-from sadame.judge.engine._loader import PACK_FORMAT, PACK_FORMAT2, TABLE_FORMAT, TABLE_FORMAT2
+from sadame.judge.engine._loader import PACK_FORMAT, PACK_FORMAT2, PACK_FORMAT3, TABLE_FORMAT, TABLE_FORMAT2
 from sadame.judge.engine._natural import DEFAULT_POLICY, POLICIES
 from sadame.judge.game import answer_feedback, play
 
@@ -202,12 +202,15 @@ def coverage_command(table: str, questions: Path, puzzle: str | None, as_json: b
 
 @rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack --format 2 > puzzles.schema.json")
 @click.option("--pack", is_flag=True, help=f"The puzzle-pack schema ({PACK_FORMAT}) instead of {TABLE_FORMAT}.")
-@click.option("--format", "version", type=click.Choice(["1", "2"]), default="1", show_default=True,
-              help=f"Format version (2: {TABLE_FORMAT2} / {PACK_FORMAT2}, with natural matching).")
+@click.option("--format", "version", type=click.Choice(["1", "2", "3"]), default="1", show_default=True,
+              help=f"Format version (2: {TABLE_FORMAT2} / {PACK_FORMAT2}, with natural matching; "
+                   f"3: {PACK_FORMAT3}, packs with facts).")
 def schema_command(pack: bool, version: str) -> None:
     """Print the JSON Schema of rule tables (or puzzle packs) for editors."""
     formats = {("1", False): TABLE_FORMAT, ("1", True): PACK_FORMAT,
-               ("2", False): TABLE_FORMAT2, ("2", True): PACK_FORMAT2}
+               ("2", False): TABLE_FORMAT2, ("2", True): PACK_FORMAT2, ("3", True): PACK_FORMAT3}
+    if (version, pack) not in formats:
+        raise click.UsageError("format 3 is a puzzle-pack format: add --pack")
     click.echo(json.dumps(table_schema(formats[version, pack]), ensure_ascii=False, indent=2))
 
 

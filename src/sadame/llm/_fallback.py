@@ -32,7 +32,7 @@ from sadame.llm._errors import (
 from sadame.llm._gemini import GeminiProvider
 from sadame.llm._matcher import LLMMatcher
 from sadame.llm._openai import OpenAICompatProvider
-from sadame.llm._prompt import build_judge_messages
+from sadame.llm._prompt import build_judge_messages, verdicts_for
 from sadame.llm._provider import LLMProvider
 from sadame.llm._types import PuzzleLike, TableLike
 from sadame.llm._verdict import parse_verdict
@@ -103,7 +103,7 @@ class LLMFallback:
             except Exception as exc:  # a broken cache must not break the game
                 log.warning("verdict cache read failed: %s", type(exc).__name__)
                 cached = None
-            if cached is not None and cached in table.answers:
+            if cached is not None and cached in verdicts_for(table):
                 return _answer(cached, "cache")
         try:
             reply = self.provider.complete(
@@ -113,9 +113,9 @@ class LLMFallback:
             reason = reason_for(exc)
             log.info("LLM fallback gave no verdict: %s", reason)
             return _answer(None, "llm", reason)
-        verdict = parse_verdict(reply, table.answers)
+        verdict = parse_verdict(reply, verdicts_for(table))
         if verdict is None:
-            return _answer(None, "llm", f"LLM reply was not one of {', '.join(table.answers)}")
+            return _answer(None, "llm", f"LLM reply was not one of {', '.join(verdicts_for(table))}")
         if self.cache is not None:
             try:
                 verdict = self.cache.put(

@@ -14,7 +14,17 @@ import json
 from sadame.llm._provider import ChatMessage
 from sadame.llm._types import PuzzleLike, RuleLike, TableLike
 
-__all__ = ["MAX_PROMPT_RULES", "build_judge_messages", "encode_untrusted"]
+__all__ = ["MAX_PROMPT_RULES", "build_judge_messages", "encode_untrusted", "verdicts_for"]
+
+#: The judge's "that matters, the detail is not confirmed" verdict (pack format 3).
+MATTERS = "MATTERS"
+
+
+def verdicts_for(table: TableLike) -> tuple[str, ...]:
+    """The verdicts the LLM may give: the table's answers, plus MATTERS for a table
+    that weighs details against facts (pack format 3)."""
+    extra = (MATTERS,) if getattr(table, "weighs_details", False) else ()
+    return (*table.answers, *extra)
 
 #: How many of the table's rules go into the prompt (the seed passes 40).
 MAX_PROMPT_RULES = 40
@@ -47,7 +57,7 @@ def build_judge_messages(
     question. Without one (a plain table such as FAQ routing): the rules and the
     question. The output rules demand exactly one word of the closed set.
     """
-    answers = " / ".join(table.answers)
+    answers = " / ".join(verdicts_for(table))
     rules = "\n".join(_rule_line(rule) for rule in list(table.rules)[:MAX_PROMPT_RULES]) or "（なし）"
     if puzzle is not None:
         role = (
@@ -72,6 +82,8 @@ def build_judge_messages(
         system += "\n- 真相と無関係な事柄への質問は IRRELEVANT"
     if "UNCERTAIN" in table.answers:
         system += "\n- 真相に情報がなく断定できない場合のみ UNCERTAIN"
+    if MATTERS in verdicts_for(table):
+        system += "\n- 質問が真相の大事な事柄に触れているが、質問の細部が真相から確かめられない場合は MATTERS"
     parts: list[str] = []
     if puzzle is not None:
         parts += [

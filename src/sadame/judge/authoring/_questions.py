@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sadame.judge.engine._errors import TableError
-from sadame.judge.engine._judge import Judge
+from sadame.judge.engine._judge import MATTERS, Judge
 from sadame.judge.engine._loader import MAX_TABLE_BYTES, parse_yaml
 from sadame.judge.engine._model import PuzzlePack, Question, RuleTable
 from sadame.judge.engine._natural import DEFAULT_POLICY, Policy
@@ -32,7 +32,7 @@ __all__ = [
 
 QUESTIONS_FORMAT = "sadame.questions/1"
 POLARITY_TAGS = frozenset({"negation", "suggestion", "confirm-neg", "double-negation"})
-Grade = Literal["right", "wrong", "none"]
+Grade = Literal["right", "wrong", "matters", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,7 @@ class PuzzleFigures:
     right: int
     wrong: int
     none: int
+    matters: int = 0  #: MATTERS replies (format 3): neither right nor wrong
 
     @property
     def right_rate(self) -> float:
@@ -75,13 +76,16 @@ class PuzzleFigures:
     def to_dict(self) -> dict[str, object]:
         return {
             "name": self.name, "total": self.total, "right": self.right, "wrong": self.wrong,
-            "none": self.none, "right_rate": round(self.right_rate, 4), "wrong_rate": round(self.wrong_rate, 4),
+            "none": self.none, "matters": self.matters, "right_rate": round(self.right_rate, 4), "wrong_rate": round(self.wrong_rate, 4),
         }
 
 
 def _figures(name: str, outcomes: Iterable[QuestionOutcome]) -> PuzzleFigures:
     grades = [o.grade for o in outcomes]
-    return PuzzleFigures(name, len(grades), grades.count("right"), grades.count("wrong"), grades.count("none"))
+    return PuzzleFigures(
+        name, len(grades), grades.count("right"), grades.count("wrong"), grades.count("none"),
+        grades.count("matters"),
+    )
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ class QuestionReport:
 def _grade(question: Question, got: str | None) -> Grade:
     if got == question.expect or (got is None and question.none_ok):
         return "right"
+    if got == MATTERS:
+        return "matters"
     return "none" if got is None else "wrong"
 
 
@@ -202,14 +208,16 @@ def load_questions(path: str | Path) -> dict[str | None, tuple[Question, ...]]:
 
 def _row(figures: PuzzleFigures) -> str:
     return (f"{figures.name:<32} {figures.total:>5} {figures.right:>6} {figures.wrong:>6} {figures.none:>6}"
-            f" {figures.right_rate:>7.1%} {figures.wrong_rate:>7.1%}")
+            f" {figures.right_rate:>7.1%} {figures.wrong_rate:>7.1%}"
+            + (f" {figures.matters:>8}" if figures.matters else ""))
 
 
 def render_questions(report: QuestionReport, min_right: float = 0.9, max_wrong: float = 0.02) -> str:
     """The per-puzzle table of ``sadame rules test`` (plain text), with the misses."""
     failing = {p.name for p in report.failing(min_right, max_wrong)}
     lines = [f"natural questions (rules only, policy {report.policy}):",
-             f"{'puzzle':<32} {'total':>5} {'right':>6} {'wrong':>6} {'none':>6} {'right%':>7} {'wrong%':>7}"]
+             f"{'puzzle':<32} {'total':>5} {'right':>6} {'wrong':>6} {'none':>6} {'right%':>7} {'wrong%':>7}"
+             + (f" {'matters':>8}" if report.total.matters else "")]
     lines.extend(_row(p) + ("  FAIL" if p.name in failing else "") for p in report.puzzles if p.total)
     lines.append(_row(report.total))
     lines.append(_row(report.polarity) + "  (negation, suggestion, confirm-neg, double-negation)")

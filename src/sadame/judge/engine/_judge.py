@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from sadame.judge.engine._engine import compile_table, normalize_question
+from sadame.judge.engine._facts import MATTERS, weigh
 from sadame.judge.engine._model import Puzzle, RuleTable
-from sadame.judge.engine._natural import DEFAULT_POLICY, Policy, natural_match
+from sadame.judge.engine._natural import DEFAULT_POLICY, Policy, clean, natural_analysis
 
 __all__ = [
+    "MATTERS",
+    "MATTERS_NOTE",
     "MISS_NOTE",
     "UNKNOWN",
     "FallbackAnswer",
@@ -30,6 +33,9 @@ __all__ = [
 UNKNOWN = "UNKNOWN"
 #: The note shown with UNKNOWN: ask again in other words.
 MISS_NOTE = "別の言い方で聞いてみてください"
+
+#: The note shown with MATTERS (format 3): the thing matters, the detail asked is not confirmed.
+MATTERS_NOTE = "「{thing}」は関係しています（その点は別の聞き方で聞いてみてください）"
 
 JudgeSource = Literal["rules", "llm", "cache", "none"]
 
@@ -177,13 +183,23 @@ class Judge:
         return self._ask_fallback(question, normalized)
 
     def _ask_natural(self, question: str, normalized: str) -> JudgeResult:
-        outcome = natural_match(question, self.table, self.policy)
+        outcome, tokens = natural_analysis(question, self.table, self.policy)
+        outcome = weigh(outcome, tokens, self.table)
         hit = outcome.hit
+        if hit is not None and hit.verdict == MATTERS and self.fallback is not None:
+            asked = self._ask_fallback(question, normalized)
+            if asked.answered:
+                return asked
         if hit is not None:
             rule = hit.rule
-            reason = "the question is negated: the verdict is flipped" if hit.polarity == "negative" else None
             assert hit.verdict is not None
-            return JudgeResult(hit.verdict, rule.note, "rules", rule.id, rule.index, hit.matched_word, reason)
+            if hit.verdict == MATTERS:
+                note = MATTERS_NOTE.format(thing=clean(question)[hit.begin:hit.end])
+                return JudgeResult(MATTERS, note, "rules", rule.id, rule.index, hit.matched_word, outcome.reason)
+            reason = "the question is negated: the verdict is flipped" if hit.polarity == "negative" else None
+            return JudgeResult(
+                hit.verdict, rule.note, "rules", rule.id, rule.index, hit.matched_word, outcome.reason or reason
+            )
         if self.fallback is None:
             return _unknown(outcome.reason)
         result = self._ask_fallback(question, normalized)
@@ -202,7 +218,9 @@ class Judge:
         source: JudgeSource = answer.source if answer.source in ("llm", "cache") else "none"
         if answer.verdict is None:
             return _unknown(answer.reason or "fallback gave no verdict", source)
-        if answer.verdict not in self.table.answers:
+        if answer.verdict not in self.table.answers and not (
+            answer.verdict == MATTERS and self.table.weighs_details
+        ):
             return _unknown(
                 f"fallback verdict {answer.verdict!r} is not one of {', '.join(self.table.answers)}", source
             )

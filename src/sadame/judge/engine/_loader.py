@@ -40,6 +40,7 @@ __all__ = [
     "MAX_TABLE_BYTES",
     "PACK_FORMAT",
     "PACK_FORMAT2",
+    "PACK_FORMAT3",
     "TABLE_FORMAT",
     "TABLE_FORMAT2",
     "bundled_names",
@@ -61,13 +62,18 @@ PACK_FORMAT = "sadame.puzzles/1"
 #: and for puzzles ``difficulty``, ``hints`` and ``answer_examples[].kind``.
 TABLE_FORMAT2 = "sadame.rules/2"
 PACK_FORMAT2 = "sadame.puzzles/2"
+#: The verdict kind of format 3 (``_facts.MATTERS``; spelled here so that loading never analyzes).
+MATTERS = "MATTERS"
+#: Format 3: format 2 plus per-puzzle ``facts`` (what is true of the story; see ``_facts``).
+PACK_FORMAT3 = "sadame.puzzles/3"
 _SCHEMA_FILES = {
     TABLE_FORMAT: "rules.schema.json",
     PACK_FORMAT: "puzzles.schema.json",
     TABLE_FORMAT2: "rules-2.schema.json",
     PACK_FORMAT2: "puzzles-2.schema.json",
+    PACK_FORMAT3: "puzzles-3.schema.json",
 }
-_PACK_FORMATS = (PACK_FORMAT, PACK_FORMAT2)
+_PACK_FORMATS = (PACK_FORMAT, PACK_FORMAT2, PACK_FORMAT3)
 #: In natural mode an answer longer than twice the truth (and than this) is "too long".
 _MIN_ANSWER_CHARS = 200
 _PRESET = "judge"
@@ -475,15 +481,17 @@ def _build_puzzle(
     pid = raw["id"]
     answers = tuple(data["answers"])
     rules = _build_rules(raw["rules"], answers, file, pid)
-    examples = _build_examples(raw.get("examples", ()), answers, file, pid)
-    questions = _build_questions(raw.get("questions", ()), answers, file, pid)
+    expectable = (*answers, MATTERS) if fmt == PACK_FORMAT3 else answers  # format 3 may expect MATTERS
+    examples = _build_examples(raw.get("examples", ()), expectable, file, pid)
+    questions = _build_questions(raw.get("questions", ()), expectable, file, pid)
     solution = _build_solution(raw["solution"], file, pid)
     if mode[0] == "natural":
         solution = Solution(solution, "natural", mode[1], max(_MIN_ANSWER_CHARS, 2 * len(raw["truth"])))
     answer_examples = _build_answer_examples(raw.get("answer_examples", ()), len(solution), file, pid)
     table = RuleTable(
         f"{data['name']}/{pid}", answers, rules, _pack_version(data, fmt, raw), examples, file,
-        mode[0], mode[1], questions,
+        mode[0], mode[1], questions, tuple(raw.get("facts", ())), raw["statement"], raw["truth"],
+        fmt == PACK_FORMAT3 and mode[0] == "natural" and "facts" in raw,
     )
     return Puzzle(
         pid, raw["title"], raw["statement"], raw["truth"], table, solution, examples, answer_examples,
@@ -541,7 +549,7 @@ def load_pack(path: str | Path) -> PuzzlePack:
     """Load a puzzle pack; a plain rule table is a :class:`TableError`."""
     loaded = load_table(path)
     if not isinstance(loaded, PuzzlePack):
-        raise TableError(f"expected a puzzle pack ({PACK_FORMAT} or {PACK_FORMAT2}), got a rule table", file=str(path))
+        raise TableError(f"expected a puzzle pack ({', '.join(_PACK_FORMATS)}), got a rule table", file=str(path))
     return loaded
 
 

@@ -173,7 +173,9 @@ class RuleTable:
     Its compiled matcher is built on first use by :func:`sadame.judge.compile_table`
     and cached on the instance.
     ``matching`` is ``seed`` (format 1) or ``natural``; ``synonyms`` maps a rule
-    word to the variants it also matches (natural mode).
+    word to the variants it also matches (natural mode). ``facts`` (pack format 3)
+    are what is true of the story, and ``context`` is the statement the player was
+    shown (its words are never a question's details); see ``_facts``.
     """
 
     name: str
@@ -185,6 +187,10 @@ class RuleTable:
     matching: str = "seed"
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     questions: tuple[Question, ...] = ()
+    facts: tuple[str, ...] = ()
+    context: str = field(default="", compare=False)
+    truth: str = field(default="", compare=False)  #: format 3: its clauses are facts too
+    weighs_details: bool = False  #: format 3: details are weighed against ``facts``
 
     def rule(self, key: int | str) -> Rule:
         """The rule with index ``key`` (int) or id ``key`` (str)."""

@@ -52,7 +52,7 @@ from sadame.judge.engine._model import Rule, RuleTable
 from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
-__all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_match"]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_analysis", "natural_match"]
 
 #: Longer questions get no verdict (a question is a sentence or two).
 MAX_QUESTION_CHARS = 500
@@ -113,6 +113,7 @@ class NaturalOutcome:
     hit: NaturalHit | None
     reason: str | None
     candidates: tuple[NaturalHit, ...] = ()
+    spans: tuple[tuple[int, int], ...] = ()  #: every phrase a rule fired on (begin, end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +463,14 @@ def _one_per_rule(hits: Sequence[NaturalHit]) -> list[NaturalHit]:
 
 
 def _settle(found: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
+    outcome = _settle_hits(found, policy)
+    if not found:
+        return outcome
+    spans = tuple(sorted({(h.begin, h.end) for h in found}))
+    return NaturalOutcome(outcome.hit, outcome.reason, outcome.candidates, spans)
+
+
+def _settle_hits(found: Sequence[NaturalHit], policy: Policy) -> NaturalOutcome:
     hits = _one_per_rule(found)
     if not hits:
         return NaturalOutcome(None, None)
@@ -490,14 +499,22 @@ def natural_match(question: object, table: RuleTable, policy: Policy = DEFAULT_P
     >>> natural_match("しょうめいしょは関係ない？", t).hit.verdict
     'NO'
     """
+    return natural_analysis(question, table, policy)[0]
+
+
+def natural_analysis(
+    question: object, table: RuleTable, policy: Policy = DEFAULT_POLICY
+) -> tuple[NaturalOutcome, tuple[Token, ...]]:
+    """:func:`natural_match` and the question's tokens (empty when it was not analyzed)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
     if not isinstance(question, str):
-        return NaturalOutcome(None, f"question must be a str, got {type(question).__name__}")
+        return NaturalOutcome(None, f"question must be a str, got {type(question).__name__}"), ()
     text = clean(question)
     if len(text) > MAX_QUESTION_CHARS:
-        return NaturalOutcome(None, f"question too long ({len(text)} characters; limit {MAX_QUESTION_CHARS})")
+        reason = f"question too long ({len(text)} characters; limit {MAX_QUESTION_CHARS})"
+        return NaturalOutcome(None, reason), ()
     tokens = analyze(text)
     if not any(fold(t.surface) for t in tokens):
-        return NaturalOutcome(None, "question is empty after normalization")
-    return _settle(_hits(natural_table(table), tokens), policy)
+        return NaturalOutcome(None, "question is empty after normalization"), tokens
+    return _settle(_hits(natural_table(table), tokens), policy), tokens

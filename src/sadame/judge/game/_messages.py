@@ -8,7 +8,7 @@ wherever it is played.
 from __future__ import annotations
 
 from sadame.judge.engine._engine import AnswerCheck
-from sadame.judge.engine._judge import UNKNOWN, JudgeResult
+from sadame.judge.engine._judge import MATTERS, UNKNOWN, JudgeResult
 
 __all__ = [
     "GIVE_UP_CONFIRM",
@@ -30,6 +30,7 @@ VERDICT_LABELS = {
     "NO": "いいえ",
     "IRRELEVANT": "関係ありません",
     "UNCERTAIN": "どちらとも言えません",
+    MATTERS: "重要です",
     UNKNOWN: "判定できません",
 }
 

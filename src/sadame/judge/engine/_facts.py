@@ -1,0 +1,295 @@
+"""Facts (pack format 3): what is *true* of the story, beside the rules that say what *matters*.
+
+A rule says that a thing matters (「電子レンジは関係ある？」 -> はい). A question that
+names the thing and wraps a detail around it (「電子レンジが壊れた？」) asserts more than
+the rule states. In format 3 each puzzle lists ``facts``: short statements written
+from the truth, one detail each (「氷は一度もとけていない」「振り子は金属の棒」). Then:
+
+1. the **details** of a question are its content words (nouns, verbs, adjectives,
+   numbers) outside every phrase a rule fired on, minus generic words (関係, 原因,
+   ある, する...) and the words of the puzzle's statement (the player was told them);
+2. no details: the rule answers, as in format 2 (a question about relevance);
+3. details that one fact about the same thing states (every detail is a word of that
+   fact, and the fact fires one of the question's rules): the fact answers -- YES
+   when the question asserts it with the fact's polarity, NO when with the opposite
+   (「氷はとけた？」 against 「氷は一度もとけていない」);
+4. details no fact states, on a YES rule: the verdict is :data:`MATTERS`
+   (「電子レンジは関係しています（その点は別の聞き方で）」), or the LLM fallback
+   when one is configured; a NO rule keeps its NO (the thing does not matter, whatever
+   is said of it);
+5. a question no rule answers (no phrase, or an unclear polarity) is answered by a
+   fact that states all its details.
+
+A word counts as stated when its lemma, normalized form, surface or (typed in kana)
+reading equals one of the fact's, so 「とけた」 meets 「溶けていない」; two verbs or
+adjectives with the same kanji stem are one detail (入る/入れる, 上がる/上げる).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sadame.judge.engine._model import RuleTable
+from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fired_phrases, fold, natural_table
+from sadame.lang import Polarity, Token, analyze, question_polarity
+
+__all__ = ["MATTERS", "Fact", "FactBook", "fact_book", "token_keys", "truth_clauses", "weigh"]
+
+#: The verdict "this matters, but the detail you asked is not something I can confirm".
+MATTERS = "MATTERS"
+
+_CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞"})
+_SKIP_POS1 = frozenset({"代名詞", "非自立可能", "助数詞"})
+#: Words that ask about relevance or carry no detail of their own.
+_GENERIC = frozenset({
+    "関係", "関係する", "関わる", "関連", "関連する", "無関係", "原因", "せい", "所為", "影響", "理由", "要因",
+    "仕業", "犯人", "きっかけ", "切っ掛け", "ポイント", "鍵", "核心", "決め手", "重要", "大事", "大切", "絡む",
+    "ある", "有る", "いる", "居る", "する", "為る", "なる", "成る", "できる", "出来る", "やる", "こと", "事",
+    "もの", "物", "話", "問題", "本当", "実際", "何", "何か", "誰か", "感じ", "場合", "時", "とき", "方", "ほう",
+    "様", "よう", "的", "辺", "気", "思う", "言う", "考える", "分かる", "わかる", "知る", "せる", "させる",
+    "れる", "られる", "ちゃう", "しまう", "仕舞う", "みる", "おく", "くる", "いく", "何らか", "なにか", "だれか",
+    "どこか", "いつか", "一種", "系", "さん", "くん", "ちゃん", "そう", "みたい", "ぽい", "っぽい",
+    "ため", "為", "まま", "みんな", "皆", "自分", "全部", "全て", "結局", "やっぱり", "本当に",
+})
+
+
+_INFLECTING = frozenset({"動詞", "形容詞"})
+_KANJI_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々]+")
+_FOLDED_GENERIC = frozenset(fold(w) for w in _GENERIC)
+
+
+def token_keys(token: Token) -> frozenset[str]:
+    """The folded spellings a token is compared by (lemma, normalized, surface; the
+    reading when the token is kana, as the player typed it)."""
+    keys = {fold(token.lemma), fold(token.normalized), fold(token.surface)}
+    if all("\u3041" <= c <= "\u30ff" for c in token.surface):
+        keys.add(fold(token.reading))
+    if token.pos[0] in _INFLECTING:
+        stem = _KANJI_STEM.match(token.lemma)
+        if stem:
+            keys.add("~" + stem.group())  # 入る/入れる, 上がる/上げる: one detail, two voices
+    keys.discard("")
+    return frozenset(keys)
+
+
+def is_content(token: Token) -> bool:
+    """A token that can carry a detail (a number counts)."""
+    if token.pos[0] not in _CONTENT_POS or token.pos[1] in _SKIP_POS1:
+        return token.pos[1] == "数詞"
+    return token.lemma not in _GENERIC and token.normalized not in _GENERIC
+
+
+def _last_content(tokens: Sequence[Token]) -> int | None:
+    return max((i for i, t in enumerate(tokens) if is_content(t)), default=None)
+
+
+def assertion_polarity(tokens: Sequence[Token]) -> Polarity:
+    """Whether a statement (or question) asserts its last content word or its negation."""
+    last = _last_content(tokens)
+    if last is None:
+        return "unclear"
+    return question_polarity(tokens, last + 1)
+
+
+def head_keys(tokens: Sequence[Token]) -> frozenset[str]:
+    """The keys of the last content word: what the statement asserts or denies."""
+    last = _last_content(tokens)
+    return frozenset() if last is None else token_keys(tokens[last])
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One statement of a puzzle's facts, analyzed."""
+
+    text: str
+    keys: frozenset[str]  #: the folded keys of its content words (all tokens, generic ones too)
+    head: frozenset[str]  #: the keys of its last content word (the predicate it asserts or denies)
+    polarity: Polarity
+    rules: frozenset[int]  #: indexes of the rules that fire on the fact's own text
+    words: frozenset[str]  #: the folded rule words that fire on it, and its keys
+    rule_words: frozenset[str]  #: the folded rule words that fire on it
+    context: frozenset[str]  #: its keys that are words of the statement
+
+
+@dataclass(frozen=True, slots=True)
+class FactBook:
+    """A table's facts and the words of its statement (never details)."""
+
+    facts: tuple[Fact, ...]
+    context: frozenset[str]
+
+    def stating(self, details: Sequence[frozenset[str]], rules: frozenset[int]) -> tuple[Fact, ...]:
+        """The facts about one of ``rules`` (or about any rule when ``rules`` is empty)
+        that state every detail."""
+        return tuple(
+            f for f in self.facts
+            if (not rules or f.rules & rules) and all(d & f.keys for d in details)
+        )
+
+
+_BOOK_ATTR = "_sadame_fact_book"
+#: A fact is a statement: one written as a question has no polarity (lint J108).
+_QUESTION_ENDS = ("？", "?", "か", "かな")
+#: Where the truth is cut into clause facts: sentence and clause ends, and the
+#: conjunctions of cause (a clause of cause and its effect are two facts).
+_CLAUSE_CUT = re.compile(r"[。\n！？!?]|、|ため|ので|から|が、")
+_MIN_CLAUSE = 3
+
+
+def truth_clauses(truth: str) -> tuple[str, ...]:
+    """The truth cut into clauses, each a fact (format 3 derives them; written facts add
+    the details a clause does not carry, and the negations)."""
+    return tuple(c.strip() for c in _CLAUSE_CUT.split(truth) if len(c.strip()) >= _MIN_CLAUSE)
+
+
+
+def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
+    tokens = analyze(clean(text))
+    keys: set[str] = set()
+    for token in tokens:
+        if token.pos[0] in _CONTENT_POS or token.pos[1] == "数詞":
+            keys |= token_keys(token)
+    ntable = natural_table(table)
+    phrases = fired_phrases(ntable, tokens)
+    fired = frozenset(ntable.rules[position].index for position, _, _ in phrases)
+    words = frozenset(fold(ntable.rule_word(position, occ.word)) for (position, _, _), occ in phrases.items())
+    ctx = frozenset(keys & context)
+    polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
+    return Fact(text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx)
+
+
+def fact_book(table: RuleTable) -> FactBook:
+    """The table's analyzed facts, built on first use and kept on the table."""
+    cached = table.__dict__.get(_BOOK_ATTR)
+    if isinstance(cached, FactBook):
+        return cached
+    context: set[str] = set()
+    for token in analyze(clean(table.context)) if table.context else ():
+        if is_content(token):
+            context |= token_keys(token)
+    frozen = frozenset(context)
+    texts = (*table.facts, *truth_clauses(table.truth))
+    book = FactBook(tuple(_analyze_fact(text, table, frozen) for text in texts), frozen)
+    object.__setattr__(table, _BOOK_ATTR, book)
+    return book
+
+
+# --------------------------------------------------------------------------- weighing
+
+
+def _details(
+    tokens: Sequence[Token], spans: Sequence[tuple[int, int]], context: frozenset[str]
+) -> list[frozenset[str]]:
+    """The keys of each detail word: content tokens outside every fired phrase, not
+    words of the statement."""
+    details: list[frozenset[str]] = []
+    for token in tokens:
+        if not is_content(token) or any(b < token.end and token.begin < e for b, e in spans):
+            continue
+        keys = token_keys(token)
+        if keys & context or keys & _FOLDED_GENERIC:
+            continue
+        details.append(keys)
+    return details
+
+
+def _denies(fact: Fact, asked: Polarity, head: frozenset[str], said: frozenset[str], setting: frozenset[str]) -> bool:
+    """The fact denies what is asked, under no condition the question leaves out
+    (「冬は振り子が伸びない」 does not deny 「振り子が伸びる？」)."""
+    return (
+        fact.polarity not in (asked, "unclear") and bool(head & fact.head)
+        and fact.rule_words <= said and fact.context <= setting
+    )
+
+
+def _said(tokens: Sequence[Token], hits: Sequence[NaturalHit]) -> frozenset[str]:
+    keys: set[str] = {fold(h.matched_word) for h in hits}
+    for token in tokens:
+        keys |= token_keys(token)
+    return frozenset(keys)
+
+
+def _fact_verdict(
+    facts: Sequence[Fact], tokens: Sequence[Token], hits: Sequence[NaturalHit], setting: frozenset[str]
+) -> tuple[str | None, Fact | None]:
+    """YES/NO from the facts that state the question's details (None when they
+    disagree or the question's polarity is unclear). YES needs one fact naming every
+    phrase the question's rules fired on (「夏に振り子が縮む」 is not 「冬は振り子が縮む」,
+    though 夏 and 冬 are words of one rule); NO a fact that denies the very predicate
+    asked. A fact that names a statement word the question does not, while the
+    question names one the fact does not, is about another part of the story."""
+    asked = assertion_polarity(tokens)
+    if asked == "unclear":
+        return None, None
+    head, said = head_keys(tokens), _said(tokens, hits)
+    phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
+    found: dict[str, Fact] = {}
+    for fact in facts:
+        if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
+            continue
+        if fact.polarity == asked and all(p in fact.words for p in phrases):
+            found.setdefault("YES", fact)
+        elif _denies(fact, asked, head, said, setting):
+            found.setdefault("NO", fact)
+    if len(found) != 1:
+        return None, None
+    return next(iter(found.items()))
+
+
+def _replace(hit: NaturalHit, verdict: str, polarity: Polarity) -> NaturalHit:
+    return NaturalHit(hit.rule, hit.matched_word, verdict, polarity, hit.begin, hit.end, hit.token_end)
+
+
+def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) -> NaturalOutcome:
+    """Apply the facts of a format-3 table to a natural-mode outcome (see the module)."""
+    if not table.weighs_details or not tokens:
+        return outcome
+    hit, hits = outcome.hit, outcome.candidates
+    if not hits or (hit is not None and hit.rule.answer != "YES"):
+        return outcome  # nothing fired, or a NO/IRRELEVANT rule speaks whatever the details
+    book = fact_book(table)
+    details = _details(tokens, outcome.spans, book.context)
+    if not details:
+        return _denied(outcome, tokens, book) if hit is not None else outcome
+    rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
+    setting = _setting(tokens, book.context)
+    verdict, fact = _fact_verdict(book.stating(details, rules), tokens, hits, setting)
+    if verdict is not None and fact is not None:
+        return NaturalOutcome(_replace(hit or hits[0], verdict, "positive"), f"fact: {fact.text}", hits)
+    if hit is not None:
+        return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
+    return outcome
+
+
+def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> NaturalOutcome:
+    """A question made only of rule phrases (「冬に振り子が伸びる？」) that a written fact
+    denies (「冬は振り子が伸びない」): NO."""
+    hit = outcome.hit
+    assert hit is not None
+    phrases = [fold(h.matched_word) for h in outcome.candidates if h.rule.answer in ("YES", "NO")]
+    if len(phrases) < 2:
+        return outcome
+    asked, head = assertion_polarity(tokens), head_keys(tokens)
+    if asked == "unclear":
+        return outcome
+    said, setting = _said(tokens, outcome.candidates), _setting(tokens, book.context)
+    for fact in book.facts:
+        if _denies(fact, asked, head, said, setting) and all(p in fact.words for p in phrases):
+            return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {fact.text}", outcome.candidates)
+    return outcome
+
+
+def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]:
+    """The question's words that are words of the statement."""
+    keys: set[str] = set()
+    for token in tokens:
+        if is_content(token):
+            keys |= token_keys(token) & context
+    return frozenset(keys)
+
+
+def _unstated(tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> str:
+    words = [t.surface for t in tokens if token_keys(t) in details]
+    return "no fact states: " + "、".join(words)

@@ -1,0 +1,122 @@
+"""Pack format 3: facts beside rules. A question that asserts a detail no fact states
+gets MATTERS from a YES rule (or the fallback); a fact answers the details it states;
+formats 1 and 2 judge exactly as before."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+import yaml
+
+from sadame.judge import FallbackAnswer, Judge, PuzzlePack, RuleTable, bundled_pack, parse_table
+from sadame.judge.authoring import lint_table, table_schema
+from sadame.judge.engine._facts import MATTERS, truth_clauses
+from sadame.judge.engine._loader import PACK_FORMAT3
+from sadame.judge.engine._model import Puzzle
+from sadame.judge.game import question_feedback
+
+PUZZLE: dict[str, Any] = {
+    "id": "ice", "title": "溶けない氷", "statement": "グラスの氷の上にコインが乗っていた。なぜ？",
+    "truth": "氷は一度もとけなかった。コインは最初から氷の上に乗っていた。",
+    "rules": [
+        {"id": "ice", "any": ["氷"], "answer": "YES", "note": "氷が鍵です"},
+        {"id": "coin", "any": ["コイン"], "answer": "YES", "note": "コインが鍵です"},
+        {"id": "broken", "any": ["壊れ"], "answer": "NO", "note": "何も壊れていません"},
+    ],
+    "solution": [["氷"], ["コイン"]],
+    "facts": ["氷は一度もとけていない", "コインは最初から氷の上に乗っていた", "冷凍庫は壊れていない"],
+}
+
+
+def _pack(fmt: str = PACK_FORMAT3, **changes: Any) -> PuzzlePack:
+    puzzle = {**copy.deepcopy(PUZZLE), **changes}
+    if fmt != PACK_FORMAT3:
+        puzzle.pop("facts", None)
+    loaded = parse_table({"format": fmt, "name": "t", "title": "t", "answers": ["YES", "NO"], "puzzles": [puzzle]})
+    assert isinstance(loaded, PuzzlePack)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def judge() -> Judge:
+    return Judge(_pack().puzzle("ice"))
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("氷は関係ある？", "YES"),                     # relevance: the rule answers
+    ("氷は一度とけてまた凍った？", MATTERS),         # a detail no fact states
+    ("氷はとけた？", "NO"),                         # a fact denies it
+    ("氷はとけていない？", "YES"),                   # ... and states its negation
+    ("コインは最初から氷の上にあった？", "YES"),       # a fact states every detail (ある ~ generic)
+    ("コインは金でできている？", MATTERS),
+    ("冷凍庫が壊れてた？", "NO"),                   # a NO rule keeps its NO
+])
+def test_facts_decide_the_details(judge: Judge, question: str, verdict: str) -> None:
+    assert judge.ask(question).verdict == verdict
+
+
+def test_matters_is_a_verdict_with_its_own_japanese_reply(judge: Judge) -> None:
+    result = judge.ask("コインは金でできている？")
+    assert result.source == "rules" and result.answered and result.rule_id == "coin"
+    assert result.note == "「コイン」は関係しています（その点は別の聞き方で聞いてみてください）"
+    assert question_feedback(result) == "重要です　「コイン」は関係しています（その点は別の聞き方で聞いてみてください）"
+
+
+def test_matters_goes_to_the_fallback_first() -> None:
+    calls: list[str] = []
+
+    def fallback(question: str, *, normalized: str, table: RuleTable, puzzle: Puzzle | None) -> FallbackAnswer:
+        calls.append(question)
+        return FallbackAnswer("NO" if "金" in question else MATTERS, "llm")
+
+    judge = Judge(_pack().puzzle("ice"), fallback=fallback)
+    assert judge.ask("コインは金でできている？").verdict == "NO"
+    assert judge.ask("コインは銀でできている？").verdict == MATTERS  # the LLM may answer MATTERS too
+    assert judge.ask("氷は関係ある？").verdict == "YES" and len(calls) == 2
+
+
+def test_a_puzzle_without_facts_and_formats_1_2_judge_as_before() -> None:
+    questions = ["氷は一度とけてまた凍った？", "氷はとけた？", "コインは金でできている？", "冷凍庫が壊れてた？"]
+    two = Judge(_pack("sadame.puzzles/2").puzzle("ice"))
+    without = copy.deepcopy(PUZZLE)
+    del without["facts"]
+    three = Judge(parse_table({"format": PACK_FORMAT3, "name": "t", "title": "t", "answers": ["YES", "NO"],
+                               "puzzles": [without]}).puzzle("ice"))  # type: ignore[union-attr]
+    assert [two.ask(q) for q in questions] == [three.ask(q) for q in questions]
+    assert all(two.ask(q).verdict != MATTERS for q in questions)
+
+
+def test_format3_schema_and_expectations() -> None:
+    schema = table_schema(PACK_FORMAT3)
+    assert "facts" in schema["$defs"]["puzzle"]["properties"]
+    pack = _pack(questions=[{"q": "氷は一度とけてまた凍った？", "expect": MATTERS}])
+    assert pack.puzzle("ice").questions[0].expect == MATTERS
+    with pytest.raises(ValueError, match="facts"):
+        _pack(facts=[""])
+
+
+def test_truth_is_cut_into_clause_facts() -> None:
+    assert truth_clauses("氷は一度もとけなかったので、コインが残った。\n犬") == ("氷は一度もとけなかった", "コインが残った")
+
+
+def test_lint_flags_facts_that_fire_no_rule_or_have_no_polarity() -> None:
+    pack = _pack(facts=["空が青い", "氷はとけたのか？"])
+    codes = [f.code for f in lint_table(pack).findings]
+    assert "J107" in codes and "J108" in codes
+
+
+def test_bundled_migrated_puzzles_hedge_the_issue_examples() -> None:
+    clock = Judge(bundled_pack("everyday").puzzle("clock-tower-slow-in-summer"))
+    assert clock.ask("振り子のひもが切れかけてる？").verdict == MATTERS
+    assert clock.ask("冬に振り子が伸びる？").verdict == "NO"
+    login = Judge(bundled_pack("engineering").puzzle("login-only-from-home"))
+    assert login.ask("会社のPCはUS配列で、自宅はJIS配列？").verdict == MATTERS
+
+
+def test_yaml_pack_round_trip() -> None:
+    text = yaml.safe_dump({"format": PACK_FORMAT3, "name": "t", "title": "t", "answers": ["YES", "NO"],
+                           "puzzles": [PUZZLE]}, allow_unicode=True)
+    loaded = parse_table(yaml.safe_load(text))
+    assert isinstance(loaded, PuzzlePack) and loaded.puzzle("ice").table.facts == tuple(PUZZLE["facts"])
