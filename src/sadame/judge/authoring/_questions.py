@@ -45,12 +45,14 @@ class QuestionOutcome:
     grade: Grade
     rule: str | None = None
     matched_word: str | None = None
+    reason: str | None = None  #: the judge's reason (for MATTERS: the words no fact states)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "puzzle": self.puzzle, "q": self.question.q, "expect": self.question.expect,
             "got": self.got, "grade": self.grade, "tags": list(self.question.tags),
             "none_ok": self.question.none_ok, "rule": self.rule, "matched": self.matched_word,
+            "reason": self.reason,
         }
 
 
@@ -139,7 +141,9 @@ def _run_table(table: RuleTable, name: str | None, policy: Policy,
         result = judge.ask(question.q)
         got = result.verdict if result.answered else None
         rule = table.rules[result.rule_index].label if result.rule_index is not None else None
-        outcomes.append(QuestionOutcome(name, question, got, _grade(question, got), rule, result.matched_word))
+        outcomes.append(QuestionOutcome(
+            name, question, got, _grade(question, got), rule, result.matched_word, result.reason
+        ))
     return outcomes
 
 
@@ -225,8 +229,9 @@ def render_questions(report: QuestionReport, min_right: float = 0.9, max_wrong: 
         if outcome.grade != "right":
             where = f"[{outcome.puzzle}] " if outcome.puzzle else ""
             fired = f" (rule {outcome.rule} on {outcome.matched_word!r})" if outcome.rule else ""
+            why = f" -- {outcome.reason}" if outcome.grade == "matters" and outcome.reason else ""
             lines.append(f"{outcome.grade.upper():5} {where}{outcome.question.q!r}: expected "
-                         f"{outcome.question.expect!r}, got {outcome.got!r}{fired}")
+                         f"{outcome.question.expect!r}, got {outcome.got!r}{fired}{why}")
     lines.append(f"thresholds: right >= {min_right:.0%}, wrong <= {max_wrong:.0%} per puzzle: "
                  + ("FAIL " + ", ".join(sorted(failing)) if failing else "ok"))
     return "\n".join(lines)
