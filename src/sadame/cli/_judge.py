@@ -29,6 +29,7 @@ from sadame.judge.authoring import (
     import_seed_rules,
     lint_table,
     load_questions,
+    probe_table,
     render_questions,
     run_examples,
     run_questions,
@@ -198,6 +199,29 @@ def coverage_command(table: str, questions: Path, puzzle: str | None, as_json: b
         click.echo(f"{count:>6}  {where}{rule.label} -> {rule.answer}")
     never = report.never_fired
     click.echo(f"{len(never)} rule(s) never fired")
+
+
+@rules_group.command("probe", epilog="Example:\n\n    sadame rules probe everyday --puzzle clock-tower-slow-in-summer")
+@click.argument("table")
+@click.option("--puzzle", "puzzles", multiple=True, help="Probe only this puzzle (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def probe_command(table: str, puzzles: tuple[str, ...], as_json: bool) -> None:
+    """Mutate the details of each true question (number, unit, date, season, direction, actor,
+    frequency, negation, cause) and list every mutated question still answered YES; exit 1 if any."""
+    loaded = _load(table)
+    try:
+        report = probe_table(loaded, puzzles or None)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        for finding in report.findings:
+            click.echo(finding.render())
+        click.echo(f"{report.questions} true question(s), {report.mutations} mutation(s), "
+                   f"{len(report.findings)} confirmed")
+    if report.findings:
+        sys.exit(1)
 
 
 @rules_group.command("schema", epilog="Example:\n\n    sadame rules schema --pack --format 2 > puzzles.schema.json")

@@ -1,7 +1,7 @@
 """sadame.judge.authoring: tools for people who write rule tables and puzzle packs.
 
 Lint a table, run its examples and natural-question sets, measure coverage, import the
-seed's rules and print the JSON Schema an editor validates against.
+seed's rules, probe a pack for false confirmations and print the JSON Schema an editor validates against.
 
 >>> from sadame.judge import bundled_table
 >>> from sadame.judge.authoring import lint_table
@@ -12,6 +12,7 @@ seed's rules and print the JSON Schema an editor validates against.
 from __future__ import annotations
 
 from sadame.judge.authoring._import import import_seed_rules
+from sadame.judge.authoring._probe import probe_table
 from sadame.judge.authoring._questions import load_questions, render_questions, run_questions
 from sadame.judge.authoring._tools import coverage, lint_table, run_examples
 from sadame.judge.engine._loader import table_schema
@@ -21,6 +22,7 @@ __all__ = [
     "import_seed_rules",
     "lint_table",
     "load_questions",
+    "probe_table",
     "render_questions",
     "run_examples",
     "run_questions",

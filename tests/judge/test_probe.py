@@ -1,0 +1,68 @@
+"""``sadame rules probe``: mutated true questions that the table still confirms."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from sadame.judge import PuzzlePack, bundled_names, bundled_pack, parse_table
+from sadame.judge.authoring import probe_table
+from sadame.judge.authoring._probe import KINDS, mutations
+
+from .test_facts import PUZZLE
+
+MIGRATED = [(name, pid) for name in bundled_names() for pid, puzzle in bundled_pack(name).puzzles.items()
+            if puzzle.table.weighs_details]
+
+
+def _pack(fmt: str, questions: list[dict[str, Any]]) -> PuzzlePack:
+    puzzle = {**copy.deepcopy(PUZZLE), "questions": questions}
+    if fmt.endswith("/2"):
+        puzzle.pop("facts")
+    loaded = parse_table({"format": fmt, "name": "t", "title": "t", "answers": ["YES", "NO"], "puzzles": [puzzle]})
+    assert isinstance(loaded, PuzzlePack)
+    return loaded
+
+
+@pytest.mark.parametrize(("question", "kind", "mutated"), [
+    ("25日ごとに止まる？", "number", "26日ごとに止まる？"),
+    ("夏に遅れる？", "season", "冬に遅れる？"),
+    ("母が置いた？", "actor", "父が置いた？"),
+    ("毎日使う？", "frequency", "毎週使う？"),
+    ("振り子が伸びた？", "direction", "振り子が縮た？"),
+    ("振り子が伸びた？", "negation", "振り子が伸びたわけではない？"),
+    ("朝に起きる？", "date", "夜に起きる？"),
+    ("5分遅れる？", "unit", "5秒遅れる？"),
+])
+def test_each_kind_of_mutation(question: str, kind: str, mutated: str) -> None:
+    table = _pack("sadame.puzzles/2", []).puzzle("ice").table
+    assert (kind, mutated) in list(mutations(question, table))
+    assert kind in KINDS
+
+
+def test_cause_reversed_swaps_two_phrases_around_a_causal_marker() -> None:
+    table = _pack("sadame.puzzles/2", []).puzzle("ice").table
+    assert ("cause", "コインのせいで氷が?") in list(mutations("氷のせいでコインが？", table))
+
+
+def test_the_probe_finds_false_confirmations_and_facts_remove_them() -> None:
+    questions = [{"q": "氷は最初から冷たかった？", "expect": "YES"}, {"q": "コインは上に乗っていた？", "expect": "YES"}]
+    found = probe_table(_pack("sadame.puzzles/2", questions))
+    assert {f.mutated for f in found.findings} >= {"コインは下に乗っていた？"}
+    assert not found.ok and found.questions == 2
+    weighed = probe_table(_pack("sadame.puzzles/3", questions))
+    assert "コインは下に乗っていた？" not in {f.mutated for f in weighed.findings}
+    assert weighed.to_dict()["questions"] >= 1  # only questions answered YES today are probed
+
+
+@pytest.mark.parametrize(("name", "pid"), MIGRATED, ids=[p for _, p in MIGRATED])
+def test_every_bundled_puzzle_with_facts_passes_the_probe(name: str, pid: str) -> None:
+    report = probe_table(bundled_pack(name), [pid])
+    assert report.questions > 0
+    assert [f.render() for f in report.findings] == []
+
+
+def test_the_bundled_packs_have_migrated_puzzles() -> None:
+    assert len(MIGRATED) >= 3
