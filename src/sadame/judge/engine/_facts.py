@@ -150,7 +150,7 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     keys: set[str] = set()
     for token in tokens:
         if token.pos[0] in _CONTENT_POS or token.pos[1] == "数詞":
-            keys |= token_keys(token)
+            keys |= token_keys(token) | {fold(token.reading)}  # a question typed in kana meets it
     ntable = natural_table(table)
     phrases = fired_phrases(ntable, tokens)
     fired = frozenset(ntable.rules[position].index for position, _, _ in phrases)
