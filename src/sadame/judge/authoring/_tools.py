@@ -30,7 +30,7 @@ from typing import Literal
 
 import ahocorasick
 
-from sadame.judge.authoring._lint_facts import fact_findings
+from sadame.judge.authoring._lint_facts import fact_findings, grammar_findings
 from sadame.judge.authoring._lint_natural import hint_leaks, natural_rule_findings, note_leaks
 from sadame.judge.engine._engine import check_answer, compile_table, judge_by_rules
 from sadame.judge.engine._judge import Judge
@@ -199,11 +199,12 @@ def _solution_findings(puzzle: Puzzle) -> Iterable[LintFinding]:
 
 
 def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack | None) -> Iterable[LintFinding]:
-    """J101-J108 (see :mod:`sadame.judge.authoring._lint_natural`), as warnings."""
+    """J101-J109 (see :mod:`sadame.judge.authoring._lint_natural`), as warnings."""
     found: list[tuple[str, str, Rule | None]] = []
     if table.matching == "natural":
         found.extend(natural_rule_findings(table))
         found.extend(fact_findings(table))
+        found.extend(grammar_findings(table))
     if puzzle is not None and pack is not None:
         found.extend(note_leaks(puzzle, pack))
         found.extend(hint_leaks(puzzle))

@@ -491,7 +491,7 @@ def _build_puzzle(
     table = RuleTable(
         f"{data['name']}/{pid}", answers, rules, _pack_version(data, fmt, raw), examples, file,
         mode[0], mode[1], questions, tuple(raw.get("facts", ())), raw["statement"], raw["truth"],
-        fmt == PACK_FORMAT3 and mode[0] == "natural" and "facts" in raw,
+        fmt == PACK_FORMAT3 and mode[0] == "natural" and "facts" in raw, fmt == PACK_FORMAT3,
     )
     return Puzzle(
         pid, raw["title"], raw["statement"], raw["truth"], table, solution, examples, answer_examples,

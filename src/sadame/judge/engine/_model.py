@@ -191,6 +191,7 @@ class RuleTable:
     context: str = field(default="", compare=False)
     truth: str = field(default="", compare=False)  #: format 3: its clauses are facts too
     weighs_details: bool = False  #: format 3: details are weighed against ``facts``
+    guards_grammar: bool = False  #: format 3: kana never matches across a particle, auxiliary or okurigana
 
     def rule(self, key: int | str) -> Rule:
         """The rule with index ``key`` (int) or id ``key`` (str)."""

@@ -74,6 +74,7 @@ _READ = re.compile(r"[0-9A-Za-z\u3400-\u4dbf\u4e00-\u9fff々]")
 _MIN_HOMOPHONE = 4
 _INFLECTING = frozenset({"動詞", "形容詞", "助動詞"})
 _FLIP = {"YES": "NO", "NO": "YES"}
+_GRAMMAR_POS = frozenset({"助詞", "助動詞"})
 _NATURAL_ATTR = "_sadame_natural_table"
 _NFKC_ONLY = NormalizeFlags(
     nfkc=True, markdown_strip=False, numeric=False, casefold=False, kana=False,
@@ -121,6 +122,7 @@ class _Variant:
     words: tuple[int, ...]  #: word ids spelled this way
     length: int
     reading: bool  #: a reading-only variant (kana), guarded against collisions
+    grammar: bool = False  #: one of its words holds a particle or auxiliary itself (「ソフトが速い」)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,11 @@ class _Occurrence:
     begin: int
     end: int
     token_end: int
+
+
+def _has_grammar(word: str) -> bool:
+    """Whether a rule word holds a particle or an auxiliary of its own (a phrase)."""
+    return any(t.pos[0] in _GRAMMAR_POS or t.pos[1] == "非自立可能" for t in analyze(clean(word)))
 
 
 def _word_forms(word: str) -> tuple[str, set[str], set[str]]:
@@ -147,8 +154,11 @@ def _word_forms(word: str) -> tuple[str, set[str], set[str]]:
 class NaturalTable:
     """The compiled natural-mode matcher of one table (built once, cached)."""
 
-    def __init__(self, rules: Sequence[Rule], synonyms: Mapping[str, Sequence[str]]) -> None:
+    def __init__(
+        self, rules: Sequence[Rule], synonyms: Mapping[str, Sequence[str]], *, guard_grammar: bool = False
+    ) -> None:
         self.rules = tuple(rules)
+        self.guard_grammar = guard_grammar  #: format 3: readings never cross grammar (see _in_grammar)
         self.words: list[str] = []
         ids: dict[str, int] = {}
         any_rules: list[list[int]] = []
@@ -188,6 +198,7 @@ class NaturalTable:
         spelled: dict[str, set[int]] = {}
         read: dict[str, set[int]] = {}
         identity: list[str] = []
+        phrasal = [_has_grammar(word) for word in self.words]
         for wid, word in enumerate(self.words):
             same, spellings, readings = _word_forms(word)
             identity.append(same)
@@ -199,7 +210,7 @@ class NaturalTable:
         automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
         for form, wids in spelled.items():
             automaton.add_word(form, len(variants))
-            variants.append(_Variant(tuple(sorted(wids)), len(form), False))
+            variants.append(_Variant(tuple(sorted(wids)), len(form), False, any(phrasal[w] for w in wids)))
         for form, wids in read.items():
             if form in spelled:
                 continue
@@ -207,7 +218,7 @@ class NaturalTable:
                 self._dropped.append((form, tuple(self.words[w] for w in sorted(wids))))
                 continue  # ambiguous reading (雨/飴: あめ)
             automaton.add_word(form, len(variants))
-            variants.append(_Variant(tuple(sorted(wids)), len(form), True))
+            variants.append(_Variant(tuple(sorted(wids)), len(form), True, any(phrasal[w] for w in wids)))
         if not variants:
             return variants, None
         automaton.make_automaton()
@@ -231,7 +242,7 @@ def natural_table(table: RuleTable) -> NaturalTable:
     """The table's natural matcher, compiled on first use and kept on the table."""
     cached = table.__dict__.get(_NATURAL_ATTR)
     if not isinstance(cached, NaturalTable):
-        cached = NaturalTable(table.rules, table.synonyms)
+        cached = NaturalTable(table.rules, table.synonyms, guard_grammar=table.guards_grammar)
         object.__setattr__(table, _NATURAL_ATTR, cached)
     return cached
 
@@ -332,6 +343,26 @@ def _bounded(
     return head[1], tail[1], tail[0]
 
 
+def _is_kana(char: str) -> bool:
+    return "\u3041" <= char <= "\u30ff"
+
+
+def _in_grammar(view: _View, tokens: Sequence[Token], start: int, span: tuple[int, int, int]) -> bool:
+    """Format 3: a kana occurrence that spans a particle or an auxiliary (「かった|から」 read as
+    宝, 「ない|よう」 as 内容) or starts at okurigana (「読|める」 meeting メール folded to める) is
+    grammar, not the word."""
+    first = view.owner[start] if start < len(view.owner) else None
+    if first is None:
+        return False
+    occurrence = view.text[start:]
+    if not _is_kana(occurrence[:1]):
+        return False
+    if start > 0 and view.owner[start - 1] == first and not _is_kana(view.text[start - 1]):
+        return True  # starts at okurigana inside one token
+    covered = tokens[first:span[2]]
+    return len(covered) > 1 and any(t.pos[0] in _GRAMMAR_POS or t.pos[1] == "非自立可能" for t in covered)
+
+
 def _occurrences(
     table: NaturalTable, tokens: Sequence[Token], views: Sequence[_View]
 ) -> tuple[list[_Occurrence], set[int]]:
@@ -345,6 +376,9 @@ def _occurrences(
         for last, vid in automaton.iter(view.text):
             variant = table.variants[vid]
             span = _bounded(view, tokens, last + 1 - variant.length, last + 1, variant)
+            if (span is not None and table.guard_grammar and not variant.grammar
+                    and _in_grammar(view, tokens, last + 1 - variant.length, span)):
+                span = None
             if not variant.reading or span is not None:
                 present.update(variant.words)
             if span is not None:
