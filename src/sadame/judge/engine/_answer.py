@@ -20,11 +20,12 @@ learn which of its words were right.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from sadame.judge.engine._model import AnswerCheck, Rule, Solution
 from sadame.judge.engine._natural import NaturalTable, clean, fired_phrases, fold
-from sadame.lang import Token, analyze, question_polarity
+from sadame.lang import Token, analyze
 from sadame.normalize import normalize
 
 __all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE"]
@@ -52,15 +53,42 @@ def _groups_table(solution: Solution) -> NaturalTable:
     return cached
 
 
-def _matched_groups(solution: Solution, tokens: Sequence[Token]) -> tuple[int, ...]:
-    """Groups mentioned at least once without being denied in their clause: 「Xは関係
-    ない」「Xではなく」 deny X; 「Xが入っていなかった」 does not (the concept can matter
-    by its absence), the same strict reading as for questions."""
-    matched: set[int] = set()
-    for (group, _, _), occ in fired_phrases(_groups_table(solution), tokens).items():
-        if group not in matched and question_polarity(tokens, occ.token_end, strict=True) != "negative":
-            matched.add(group)
-    return tuple(sorted(matched))
+#: A denial of what comes before it in the clause: 「Xではなく」「Xわけでもない」「Xとは関係なく」.
+_DENIAL = re.compile(
+    r"(?:では|じゃ|で)(?:なく|ない|ありません|なかった)|わけ(?:では|じゃ|でも)(?:なく|ない)"
+    r"|関係(?:なく|ない|ありません|なかった)|無関係"
+)
+_CLAUSE_END = re.compile(r"[、。，,．.！？!?\n]|けど|けれど")
+
+
+_BACK_REFERENCE = re.compile(r"(?:けれど|けど)?[、，,]\s*(?:それ|そこ|その[^、，,。]{0,6})(?:と|に|で)?(?:は|も)?")
+
+
+def _denied(text: str, end: int) -> bool:
+    """Whether the mention ending at ``end`` is denied in its clause, or by the next
+    clause when it points back (「Xは事実だが、それとは関係なく」). Only denials count
+    (「Xではなく」「Xわけではない」「Xとは関係なく」); a negated verb is an absence that can be
+    the point (「Xが入っていなかった」「Xされない」)."""
+    stop = _CLAUSE_END.search(text, end)
+    limit = stop.start() if stop else len(text)
+    if _DENIAL.search(text, end, limit) is not None:
+        return True
+    back = _BACK_REFERENCE.match(text, limit) if stop else None
+    if back is None:
+        return False
+    after = _CLAUSE_END.search(text, back.end())
+    return _DENIAL.search(text, back.end(), after.start() if after else len(text)) is not None
+
+
+def _matched_groups(solution: Solution, tokens: Sequence[Token], text: str) -> tuple[int, ...]:
+    """Groups mentioned without being denied: a group denied anywhere in the answer
+    (「猫よけではなく」) does not count even where it is named again, since the answer
+    then explains another mechanism."""
+    said: set[int] = set()
+    denied: set[int] = set()
+    for (group, _, end) in fired_phrases(_groups_table(solution), tokens):
+        (denied if _denied(text, end) else said).add(group)
+    return tuple(sorted(said - denied))
 
 
 def _segments(tokens: Sequence[Token]) -> list[list[Token]]:
@@ -73,6 +101,13 @@ def _segments(tokens: Sequence[Token]) -> list[list[Token]]:
         else:
             segments[-1].append(token)
     return [s for s in segments if s]
+
+
+_SHORT_SEGMENT = 12
+
+
+def _chars(segment: Sequence[Token]) -> int:
+    return sum(len(t.surface) for t in segment)
 
 
 def _bare(segment: Sequence[Token]) -> bool:
@@ -104,7 +139,10 @@ def is_keyword_list(tokens: Sequence[Token]) -> bool:
     if links == 0 or (len(content) >= 8 and links * 4 < len(content)):
         return True
     segments = _segments(tokens)
-    return len(segments) >= 5 and sum(map(_bare, segments)) * 5 >= len(segments) * 3
+    bare = sum(map(_bare, segments))
+    if len(segments) >= 3 and bare >= len(segments) - 1 and max(map(_chars, segments)) <= _SHORT_SEGMENT:
+        return True  # 「999メートル、1000メートル、標高、石を積む」: short pieces, one verb among them
+    return len(segments) >= 5 and bare * 5 >= len(segments) * 3
 
 
 def natural_check(answer: object, solution: Solution) -> AnswerCheck:
@@ -123,7 +161,7 @@ def natural_check(answer: object, solution: Solution) -> AnswerCheck:
         return AnswerCheck(False, 0, total, ())
     text = clean(answer)
     tokens = analyze(text[:_MAX_ANALYZED])
-    matched = _matched_groups(solution, tokens)
+    matched = _matched_groups(solution, tokens, text)
     advice = None
     if len(text) > solution.max_chars:
         advice = TOO_LONG_ADVICE
