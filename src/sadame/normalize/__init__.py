@@ -41,7 +41,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._presets import FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS, check_preset
 from sadame.normalize._steps import STEPS
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "NormalizedText",
     "PunctuationMode",
     "WhitespaceMode",
+    "check_preset",
     "contract_info",
     "explain",
     "fingerprint",

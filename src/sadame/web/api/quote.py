@@ -6,19 +6,18 @@ call behind ``sadame quote check`` and the ``/quote`` page.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from sadame.quote import CHECK_MAX_SPANS, MAX_QUOTES, check_output, ground_numbers, quote_list_gate
-from sadame.web.deps import QuoteSlot, Text
+from sadame.web.deps import QUOTE_DEFAULT, PresetName, QuoteSlot, Text
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
 router = APIRouter(prefix="/quote", tags=["quote"])
 
-Preset = Literal["quote", "decoration", "judge", "numeric", "issue"]
 
 
 class VerifyRequest(BaseModel):
@@ -26,7 +25,7 @@ class VerifyRequest(BaseModel):
 
     source: Text
     quotes: list[Text] = Field(max_length=MAX_QUOTES)
-    preset: Preset = "quote"
+    preset: PresetName = QUOTE_DEFAULT
 
 
 class GroundRequest(BaseModel):
@@ -41,7 +40,7 @@ class CheckRequest(BaseModel):
 
     source: Text
     output: Text = Field(description="The LLM output: JSON with evidence_spans/quotes, or text with 「」 quotes.")
-    preset: Preset = "quote"
+    preset: PresetName = QUOTE_DEFAULT
 
 
 @router.post("/verify")

@@ -8,12 +8,12 @@ change another tenant's users, even with the same user ids.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from sadame.track import SessionConflict
+from sadame.track import SessionConflict, Status
 from sadame.web._convert import to_jsonable
 from sadame.web.deps import Ctx, Identifier, ShortText, Tenant, clean_text
 
@@ -21,7 +21,6 @@ __all__ = ["IngestRequest", "MergeRequest", "TransitionRequest", "router"]
 
 router = APIRouter(prefix="/track", tags=["track"])
 
-Status = Literal["candidate", "open", "resolved", "ignored", "expired"]
 Key = Annotated[str, AfterValidator(clean_text), Field(min_length=1, max_length=100)]
 Scalar = Annotated[str, AfterValidator(clean_text), Field(max_length=2_000)] | int | float | bool | None
 Insight = ShortText | dict[Key, Scalar]
