@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "lint": 1,
     "lang": 1,
     "db": 1,
+    "_datafile": 1,
     "judge": 2,
     "quote": 2,
     "track": 2,

@@ -142,7 +142,7 @@ def test_eval_matcher_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{oops\n", encoding="utf-8")
     broken = CliRunner().invoke(cli, ["track", "eval-matcher", str(bad)])
-    assert broken.exit_code == 1 and "bad.jsonl:1: not JSON" in broken.output
+    assert broken.exit_code == 1 and "bad.jsonl: invalid JSON" in broken.output and "(line 1," in broken.output
 
 
 @pytest.mark.parametrize("command", [["llm", "check"], ["rules", "suggest"], ["track", "eval-matcher"]])

@@ -123,7 +123,7 @@ def test_llm_matcher_scores_at_the_trackers_thresholds(tmp_path: Path) -> None:
     ("content", "message"),
     [
         ("", "no pairs"),
-        ("{not json}\n", ":1: not JSON"),
+        ("{not json}\n", "(line 1, column 2)"),
         ('{"id": "x", "a": "a", "b": "b"}\n', "'same'"),
         ('{"id": "x", "a": "", "b": "b", "same": true}\n', "'a'"),
         ('{"id": "x", "a": "a", "b": "b", "same": true, "purpose": "other"}\n', "purpose"),
