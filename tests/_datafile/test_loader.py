@@ -68,7 +68,7 @@ def test_every_loader_refuses_with_file_and_both_languages(name: str) -> None:
 def test_the_line_is_named(text: str, code: str, line: int) -> None:
     with pytest.raises(DataFileError) as caught:
         parse_text(text, file="x.yaml")
-    assert (caught.value.code, caught.value.line) == (code, line)
+    assert (caught.value.problem, caught.value.line) == (code, line)
     assert f"(line {line}," in str(caught.value) and f"（{line} 行目" in caught.value.japanese
 
 

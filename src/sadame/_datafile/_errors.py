@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sadame._errors import SadameError
+
 __all__ = ["MESSAGES", "DataFileError"]
 
 #: code -> (English, Japanese) templates; ``str.format`` fields come from the error's params.
@@ -22,8 +24,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "行が {size:,} バイトあります（上限は {limit:,} バイトです）"),
     "not_utf8": ("not UTF-8 text ({reason} at byte {start})", "UTF-8 のテキストではありません（{start} バイト目）"),
     "empty": ("the file is empty (no document)", "ファイルが空です（中身がありません）"),
-    "yaml": ("invalid YAML: {problem}", "YAML の書き方に誤りがあります: {problem}"),
-    "json": ("invalid JSON: {problem}", "JSON の書き方に誤りがあります: {problem}"),
+    "yaml": ("invalid YAML: {what}", "YAML の書き方に誤りがあります: {what}"),
+    "json": ("invalid JSON: {what}", "JSON の書き方に誤りがあります: {what}"),
     "duplicate_key": ("duplicate key {key!r}", "キー「{key}」が 2 回書かれています"),
     "key_not_scalar": ("mapping keys must be plain scalars", "キーには文字列か数だけが使えます"),
     "anchor": ("YAML anchors and aliases (&name / *name) are not allowed",
@@ -37,7 +39,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-class DataFileError(ValueError):
+class DataFileError(SadameError, ValueError):
     """A data file that cannot be read; nothing of it is used.
 
     >>> error = DataFileError("duplicate_key", file="rules.yaml", line=3, column=1, key="name")
@@ -47,15 +49,17 @@ class DataFileError(ValueError):
     'rules.yaml: YAML の書き方に誤りがあります: キー「name」が 2 回書かれています（3 行目、1 列目）'
     """
 
-    def __init__(self, code: str, *, file: str | None = None, line: int | None = None,
+    code, message_ja = "invalid_file", "ファイルを読み込めません"
+
+    def __init__(self, problem: str, *, file: str | None = None, line: int | None = None,
                  column: int | None = None, syntax: str | None = "yaml", **params: Any) -> None:
-        self.code = code
+        self.problem = problem  #: the key of :data:`MESSAGES`
         self.file = file
         self.line = line
         self.column = column
         self.syntax = syntax
         self.params = params
-        super().__init__(self._render(self.detail))
+        super().__init__(self._render(self.detail), japanese=self._render(self._text(japanese=True)))
 
     def _where(self, japanese: bool) -> str:
         if self.line is None:
@@ -65,11 +69,11 @@ class DataFileError(ValueError):
         return f" (line {self.line}" + (f", column {self.column})" if self.column is not None else ")")
 
     def _text(self, japanese: bool) -> str:
-        english, ja = MESSAGES[self.code]
+        english, ja = MESSAGES[self.problem]
         text = (ja if japanese else english).format(**self.params)
-        if self.syntax is not None and self.code in _SYNTAX_CODES:
+        if self.syntax is not None and self.problem in _SYNTAX_CODES:
             outer = MESSAGES[self.syntax][1 if japanese else 0]
-            text = outer.format(problem=text)
+            text = outer.format(what=text)
         return text + self._where(japanese)
 
     def _render(self, detail: str) -> str:

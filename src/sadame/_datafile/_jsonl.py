@@ -57,6 +57,6 @@ def read_jsonl(source: str | Path | Iterable[str], *, file: str | None = None, c
         try:
             value = parse_json(line)
         except DataFileError as exc:
-            raise DataFileError(exc.code, file=name, line=number, column=exc.column, syntax=exc.syntax,
+            raise DataFileError(exc.problem, file=name, line=number, column=exc.column, syntax=exc.syntax,
                                 **exc.params) from None
         yield number, value

@@ -66,7 +66,7 @@ def parse_json(text: str) -> object:
         data = json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int,
                           parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise DataFileError("json", problem=exc.msg, line=exc.lineno, column=exc.colno, syntax=None) from None
+        raise DataFileError("json", what=exc.msg, line=exc.lineno, column=exc.colno, syntax=None) from None
     except RecursionError:
         raise DataFileError("too_deep", limit=MAX_DEPTH) from None
     check_depth(data)
@@ -80,7 +80,7 @@ def _char_at(text: str, line: int, column: int) -> str:
 
 def _yaml_error(exc: yaml.YAMLError, text: str) -> DataFileError:
     if not isinstance(exc, yaml.MarkedYAMLError):
-        return DataFileError("yaml", problem=str(exc), syntax=None)
+        return DataFileError("yaml", what=str(exc), syntax=None)
     problem = exc.problem or exc.context or "syntax error"
     mark = exc.problem_mark or exc.context_mark
     line, column = (None, None) if mark is None else (mark.line + 1, mark.column + 1)
@@ -88,7 +88,7 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> DataFileError:
         return DataFileError("tab", line=line, column=column)
     if "nesting depth" in problem:
         return DataFileError("too_deep", limit=MAX_DEPTH, line=line, column=column)
-    return DataFileError("yaml", problem=problem, syntax=None, line=line, column=column)
+    return DataFileError("yaml", what=problem, syntax=None, line=line, column=column)
 
 
 def _blank(line: str) -> bool:
@@ -132,7 +132,7 @@ def parse_text(text: str, *, file: str | None = None, suffix: str = ".yaml", flo
 
 
 def _with_file(exc: DataFileError, file: str | None) -> DataFileError:
-    return DataFileError(exc.code, file=file, line=exc.line, column=exc.column, syntax=exc.syntax, **exc.params)
+    return DataFileError(exc.problem, file=file, line=exc.line, column=exc.column, syntax=exc.syntax, **exc.params)
 
 
 def parse_bytes(raw: bytes, *, file: str | None = None, suffix: str = ".yaml", floats: bool = False,

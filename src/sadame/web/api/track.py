@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from sadame.track import SessionConflict, Status
+from sadame.track import Status
 from sadame.web._convert import to_jsonable
 from sadame.web.deps import Ctx, Identifier, ShortText, Tenant, clean_text
 
@@ -64,10 +64,7 @@ def _checked_path(value: str) -> str:
 @router.post("/ingest")
 def ingest(body: IngestRequest, ctx: Ctx, tenant: Tenant) -> Any:
     """Ingest one session's findings; the same (user, session) twice changes nothing the second time."""
-    try:
-        report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
-    except SessionConflict as exc:
-        raise HTTPException(status_code=409, detail=str(exc)) from None
+    report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
     return to_jsonable(report)
 
 
