@@ -15,7 +15,8 @@ from sadame._datafile import _yaml as strict
 from sadame.cli import cli
 from sadame.judge import TableError, load_table
 from sadame.judge._loader import parse_yaml
-from sadame.track import RulesetError, load_ruleset
+from sadame.track import load_ruleset
+from sadame.track._errors import RulesetError
 
 DATA = Path(strict.__file__).resolve().parents[1] / "data"
 

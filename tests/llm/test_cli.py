@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from sadame.cli import cli
 from sadame.judge import Judge, bundled_pack, parse_table
-from sadame.llm import LLMFallback, OpenAICompatProvider, VerdictCache
+from sadame.llm._cache import VerdictCache
+from sadame.llm._fallback import LLMFallback
+from sadame.llm._openai import OpenAICompatProvider
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from tests.llm.conftest import FAST
 

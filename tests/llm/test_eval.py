@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sadame.llm import EvalSetError, LLMMatcher, OpenAICompatProvider, evaluate_matchers, load_pairs
+from sadame.llm import LLMMatcher
+from sadame.llm._eval import EvalSetError, evaluate_matchers, load_pairs
+from sadame.llm._openai import OpenAICompatProvider
 from sadame.llm.testing import FakeOpenAIServer, RecordedRequest, Reply
 from sadame.track import issue_key, load_ruleset
 from tests.llm.conftest import FAST

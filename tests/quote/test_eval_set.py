@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sadame.quote import EvalFileError, load_cases, run_eval
+from sadame.quote import run_eval
+from sadame.quote._errors import EvalFileError
+from sadame.quote._eval import load_cases
 
 EVAL_SET = Path(__file__).resolve().parents[2] / "evals" / "quote" / "cases.jsonl"
 

@@ -9,8 +9,10 @@ from collections import Counter
 from sqlalchemy import func, select
 
 from sadame.db import make_engine, upgrade
-from sadame.track import Tracker, default_ruleset, is_positive, issue_key, normalize_issue_text, rebuild
+from sadame.track import Tracker, default_ruleset, is_positive, issue_key
+from sadame.track._lifecycle import rebuild
 from sadame.track._models import IssueRow, SessionRow
+from sadame.track._ruleset import normalize_issue_text
 from tests.track._workers import ingest_all, session_texts
 
 USERS = ["alice", "bob", "carol"]

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from sadame.cli import cli
 from sadame.quote._cache import MAX_CACHED_CHARS, cached_index, cached_verifier
-from sadame.web import WebSettings, create_app, settings_from_env
+from sadame.web import WebSettings, create_app
+from sadame.web._serve import settings_from_env
 from tests.web.conftest import serve
 
 

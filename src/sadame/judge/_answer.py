@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 from sadame.judge._model import AnswerCheck, Rule, Solution
 from sadame.judge._natural import NaturalTable, clean, fired_phrases, fold
-from sadame.lang import Token, analyze, question_polarity
+from sadame.lang import Token, analyze
+from sadame.lang._question import question_polarity
 from sadame.normalize import normalize
 
 __all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE"]

@@ -32,7 +32,8 @@ from sadame._datafile import DataFileError, read_jsonl
 from sadame.llm._errors import LLMError
 
 if TYPE_CHECKING:
-    from sadame.track import MatchCandidate, MatchResult, Ruleset
+    from sadame.track import Ruleset
+    from sadame.track._matching import MatchCandidate, MatchResult
 
 __all__ = [
     "EvalSetError",
@@ -225,7 +226,8 @@ def evaluate_matchers(
     progress: Callable[[int, int], None] | None = None,
 ) -> MatcherReport:
     """Score rules-only and every matcher (alone and behind the rules) on ``pairs``."""
-    from sadame.track import MatchCandidate, default_ruleset, issue_id, issue_key
+    from sadame.track import default_ruleset, issue_id, issue_key
+    from sadame.track._matching import MatchCandidate
 
     rs = ruleset if ruleset is not None else default_ruleset()
     th = rs.thresholds

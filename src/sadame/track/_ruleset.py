@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from sadame._datafile import MAX_BYTES, DataFileError, parse_bytes
-from sadame.normalize import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
+from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
+from sadame.normalize._flags import JS_WHITESPACE
 from sadame.track._errors import RulesetError
 from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, is_praise, subject_of
 

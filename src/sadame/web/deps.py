@@ -22,7 +22,8 @@ from fastapi import Depends, HTTPException, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, Field, WithJsonSchema
 
-from sadame.normalize import CONTRACT_VERSION, FEATURE_DEFAULTS, PRESETS
+from sadame.normalize import CONTRACT_VERSION, PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS
 from sadame.web._budget import client_id
 from sadame.web._context import WebContext
 

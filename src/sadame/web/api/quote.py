@@ -11,7 +11,9 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from sadame.quote import CHECK_MAX_SPANS, MAX_QUOTES, check_output, ground_numbers, quote_list_gate
+from sadame.quote import check_output, ground_numbers, quote_list_gate
+from sadame.quote._check import CHECK_MAX_SPANS
+from sadame.quote._extract import MAX_QUOTES
 from sadame.web.deps import QUOTE_DEFAULT, PresetName, QuoteSlot, Text
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
