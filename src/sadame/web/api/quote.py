@@ -15,6 +15,7 @@ from sadame.quote import check_output, ground_numbers, quote_list_gate
 from sadame.quote._check import CHECK_MAX_SPANS
 from sadame.quote._extract import MAX_QUOTES
 from sadame.web.deps import QUOTE_DEFAULT, PresetName, QuoteSlot, Text
+from sadame.web.schemas.quote import CheckResponse, ClaimResponse, VerifyResponse
 
 __all__ = ["CheckRequest", "GroundRequest", "VerifyRequest", "router"]
 
@@ -45,7 +46,7 @@ class CheckRequest(BaseModel):
     preset: PresetName = QUOTE_DEFAULT
 
 
-@router.post("/verify")
+@router.post("/verify", response_model=VerifyResponse)
 def verify(body: VerifyRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every quote with its status (exact / normalized / missing / invalid) and its spans in the source
     (at most 10 per quote; ``truncated`` says when there were more)."""
@@ -53,13 +54,13 @@ def verify(body: VerifyRequest, _slot: QuoteSlot) -> dict[str, Any]:
     return {"results": [item.result.to_dict() for item in report.items], "summary": report.summary.to_dict()}
 
 
-@router.post("/ground")
+@router.post("/ground", response_model=ClaimResponse)
 def ground(body: GroundRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Every amount, count, percentage, date and duration of the claim, grounded in the source or not."""
     return ground_numbers(body.claim, body.source).to_dict()
 
 
-@router.post("/check")
+@router.post("/check", response_model=CheckResponse)
 def check(body: CheckRequest, _slot: QuoteSlot) -> dict[str, Any]:
     """Extract the quotes of an LLM output, verify them, ground its numbers, and cut the source
     into highlight segments (the same call as ``sadame quote check``)."""
