@@ -74,3 +74,32 @@ def test_every_error_presents_its_own_status_and_a_japanese_message(error: Excep
 def test_a_japanese_message_is_its_own_japanese() -> None:
     assert present(GameError("質問が空です")).japanese == "質問が空です"
     assert present(IssueNotFound("no issue 'x'")).message == "no issue 'x'"  # KeyError's quotes dropped
+
+
+def test_every_dashboard_page_answers_in_japanese_without_a_browser(live_server: LiveServer) -> None:
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as api:
+        report = api.post("/api/track/ingest", json={"user_id": "sato", "session_id": "s1", "insights": [
+            "フォームが崩れる", "呼吸が浅い"]}).json()
+    first, second = (e["issue_id"] for e in report["new"] + report["deferred"])
+    with live_server.client() as anonymous:
+        assert "ログイン" in anonymous.get("/tracker").text
+        assert anonymous.post("/tracker/login", data={"api_key": "wrong"}).status_code == 401
+    with _signed_in(live_server, key) as page:
+        pages = {
+            "/tracker": "sato",
+            "/tracker/users/sato": "フォームが崩れる",
+            f"/tracker/users/sato/issues/{first}": "フォームが崩れる",
+            f"/tracker/users/sato/merge?target={first}&source={second}": "統合",
+        }
+        for path, expected in pages.items():
+            response = page.get(path)
+            assert response.status_code == 200 and expected in response.text, path
+        missing = page.get("/tracker/users/sato/issues/ffffffffffff")
+        assert missing.status_code == 404 and "見つかりません" in missing.text
+        ignored = page.post(f"/tracker/users/sato/issues/{first}/ignore", data={"reason": "既知"})
+        assert ignored.status_code == 303
+        twice = page.post(f"/tracker/users/sato/issues/{first}/ignore", data={})
+        assert twice.status_code == 409 and "できません" in twice.text
+        assert page.post(f"/tracker/users/sato/issues/{first}/reopen", data={}).status_code == 303
+        assert page.post("/tracker/logout").status_code == 303
