@@ -91,6 +91,7 @@ def test_scalars_are_yaml_core_and_the_same_on_both_loaders() -> None:
     assert parse_text(text, floats=True) == {**expected, "d": 1.5}
 
 
+@pytest.mark.slow
 def test_bundled_files_read_the_same_with_both_loaders() -> None:
     files = sorted(DATA.glob("*/*.yaml"))
     assert len(files) >= 5

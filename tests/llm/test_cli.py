@@ -78,6 +78,7 @@ def test_llm_check_bad_config_is_a_clear_error() -> None:
     assert "MODEL" in result.output or "timeout" in result.output
 
 
+@pytest.mark.slow
 def test_rules_suggest_closes_the_loop(server: FakeOpenAIServer, db_url: str) -> None:
     """LLM verdicts -> cache -> suggested rules -> pasted into the table -> answered by rules."""
     pack = bundled_pack("engineering")

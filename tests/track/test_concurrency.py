@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 
+import pytest
 from sqlalchemy import func, select
 
 from sadame.db import make_engine, upgrade
@@ -19,6 +20,7 @@ USERS = ["alice", "bob", "carol"]
 SESSIONS = [f"s{n}" for n in range(12)]
 
 
+@pytest.mark.slow
 def test_eight_processes_no_duplicates_no_lost_counts(db_url: str) -> None:
     upgrade(db_url)
     ctx = multiprocessing.get_context("spawn")

@@ -74,6 +74,7 @@ def test_request_bodies_are_size_limited(live_server: LiveServer) -> None:
     assert fine.status_code == 200
 
 
+@pytest.mark.slow
 def test_puzzle_api_keeps_history_per_cookie_and_hides_the_truth(live_server: LiveServer) -> None:
     pack = bundled_pack("engineering")
     puzzle = list(pack.puzzles.values())[2]
