@@ -1,5 +1,5 @@
 # The two Quickstart commands: `make run` and `make test`.
-.PHONY: run test check pytest bench screenshots clean
+.PHONY: run test quick check pytest bench screenshots clean
 
 PY := .venv/bin/python
 HOST ?= 127.0.0.1
@@ -19,8 +19,19 @@ check:
 	.venv/bin/mypy
 	.venv/bin/sadame lint src
 
+# Branch coverage of src/ is measured and enforced: the floor is the level measured on the fast
+# subset when it was introduced (92.8% on 2026-12-01, docs/DEVELOPING.md); the whole suite covers more.
+COVERAGE_FLOOR := 92
 pytest:
-	$(PY) -m pytest
+	$(PY) -m coverage erase
+	$(PY) -m coverage run -m pytest
+	$(PY) -m coverage report --fail-under=$(COVERAGE_FLOOR)
+
+# The fast loop: no PostgreSQL, no Chromium, no Node, nothing marked slow; stops at the first failure.
+QUICK := -m "not slow and not browser and not postgres and not node" -x -q
+quick:
+	@scripts/bootstrap.sh test
+	$(PY) -m pytest $(QUICK)
 
 # Refresh the README's screenshots (tests otherwise write them to a temporary directory).
 screenshots:
@@ -32,4 +43,4 @@ bench:
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis .coverage

@@ -73,7 +73,8 @@ def _install_bytes(distribution: str) -> int:
 
 def analyzer_rows() -> list[tuple[str, str]]:
     """Install size, load time and memory of the analyzer (first load in this process)."""
-    from sadame.lang import analyze, analyzer_info
+    from sadame.lang import analyze
+    from sadame.lang._analyzer import analyzer_info
 
     before = _rss_kib()
     started = time.perf_counter()

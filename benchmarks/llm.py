@@ -18,7 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sadame.judge import Judge, bundled_pack
-from sadame.llm import LLMFallback, OpenAICompatProvider, RetryPolicy, VerdictCache
+from sadame.llm._cache import VerdictCache
+from sadame.llm._fallback import LLMFallback
+from sadame.llm._openai import OpenAICompatProvider
+from sadame.llm._provider import RetryPolicy
 from sadame.llm.testing import FakeOpenAIServer, Reply
 
 

@@ -32,7 +32,8 @@ from pathlib import Path
 import jaconv
 import neologdn
 
-from sadame.normalize import JS_WHITESPACE, JUDGE_PUNCTUATION, normalize
+from sadame.normalize import normalize
+from sadame.normalize._flags import JS_WHITESPACE, JUDGE_PUNCTUATION
 
 __all__ = ["build_corpus", "main", "regex_port", "run"]
 

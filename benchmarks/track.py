@@ -31,7 +31,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sadame.db import upgrade
-from sadame.track import Tracker, TrackerConfig
+from sadame.track import Tracker
+from sadame.track._views import TrackerConfig
 
 POOL = [
     "安定性が不足している", "バランスが崩れている", "動作後のリカバリーが遅い", "タイミングにばらつきがある",

@@ -149,7 +149,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
     db_url = args.db or f"sqlite:///{tmp / 'bench.db'}"
     app = create_app(db_url, settings=WebSettings(judge_fallback=None))
-    key = create_key("bench", db_url).key
+    key = create_key(db_url, tenant="bench").key
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sadame.normalize import CONTRACT_VERSION, FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS
+from sadame.normalize import CONTRACT_VERSION, PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS, PREVIOUS_PRESETS
 from sadame.review import contract_diff
 
 ROOT = Path(__file__).resolve().parents[1]

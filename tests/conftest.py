@@ -139,3 +139,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             red=True,
         )
         session.exitstatus = 1
+
+
+#: Fixtures whose tests need the real PostgreSQL server or the real Chromium.
+_POSTGRES_FIXTURES = frozenset({"postgres_server", "postgres_url"})
+_BROWSER_FIXTURES = frozenset({"browser", "page"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what a test really uses, so ``-m "not postgres"`` and ``-m "not browser"`` select honestly:
+    ``postgres`` for every test on the PostgreSQL server (the ``postgresql`` case of ``db_url``, and
+    every test that asks for the server itself), ``browser`` for every test that drives Chromium."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params if callspec is not None else {}
+        if names & _POSTGRES_FIXTURES or params.get("db_url") == "postgresql":
+            item.add_marker(pytest.mark.postgres)
+        if names & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)

@@ -24,9 +24,11 @@ MAX_FUNCTION_LINES = 60
 #: Higher layers may import lower ones (and their own package), never the other way round.
 LAYERS: dict[str, int] = {
     "normalize": 0,
+    "_errors": 0,
     "lint": 1,
     "lang": 1,
     "db": 1,
+    "_datafile": 1,
     "judge": 2,
     "quote": 2,
     "track": 2,

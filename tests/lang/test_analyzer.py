@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from sadame.lang import AnalyzerInfo, analyze, analyzer_info, is_negator, negations_after, to_hiragana
+from sadame.lang import analyze
+from sadame.lang._analyzer import AnalyzerInfo, analyzer_info, to_hiragana
+from sadame.lang._polarity import is_negator, negations_after
 
 
 def test_tokens_carry_lemma_normalized_form_reading_and_offsets() -> None:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.lang import analyze, question_polarity
+from sadame.lang import analyze
+from sadame.lang._question import question_polarity
 
 CASES = [
     tuple(line.split("\t"))
@@ -60,7 +61,7 @@ def test_strict_polarity(question: str, phrase_end: int, expected: str) -> None:
 
 
 def test_wh_questions() -> None:
-    from sadame.lang import is_wh_question
+    from sadame.lang._question import is_wh_question
 
     assert is_wh_question(analyze("誰がディスプレイを設置した？"))
     assert is_wh_question(analyze("サーバーは何色？"))

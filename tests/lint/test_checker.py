@@ -11,7 +11,8 @@ import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sadame.lint import CODE, PARSE_ERROR_CODE, Violation, check_source
+from sadame.lint import Violation, check_source
+from sadame.lint._checker import CODE, PARSE_ERROR_CODE
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "data" / "sdm001_cases.yaml").read_text("utf-8")

@@ -8,15 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sadame.lint import (
-    LintConfig,
-    LintConfigError,
-    LintPathError,
-    check_paths,
-    find_pyproject,
-    lint_paths,
-    load_config,
-)
+from sadame.lint import check_paths, lint_paths, load_config
+from sadame.lint._config import LintConfig, LintConfigError, find_pyproject
+from sadame.lint._paths import LintPathError
 
 REPO = Path(__file__).resolve().parents[2]
 BAD = "import unicodedata\nunicodedata.normalize('NFKC', 'x')\n"

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from sadame.llm import OpenAICompatProvider, RetryPolicy
+from sadame.llm._openai import OpenAICompatProvider
+from sadame.llm._provider import RetryPolicy
 from sadame.llm.testing import FakeOpenAIServer
 
 #: Fast backoff for tests: the policy is the same, only the waits are short.

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.llm import LLMConfig, Secret, load_config, load_fallback_from_env
+from sadame.llm import LLMConfig, load_config, load_fallback_from_env
+from sadame.llm._config import Secret
 from sadame.llm._errors import LLMConfigError
 
 

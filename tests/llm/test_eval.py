@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sadame.llm import EvalSetError, LLMMatcher, OpenAICompatProvider, evaluate_matchers, load_pairs
+from sadame.llm import LLMMatcher
+from sadame.llm._eval import EvalSetError, evaluate_matchers, load_pairs
+from sadame.llm._openai import OpenAICompatProvider
 from sadame.llm.testing import FakeOpenAIServer, RecordedRequest, Reply
 from sadame.track import issue_key, load_ruleset
 from tests.llm.conftest import FAST
@@ -123,7 +125,7 @@ def test_llm_matcher_scores_at_the_trackers_thresholds(tmp_path: Path) -> None:
     ("content", "message"),
     [
         ("", "no pairs"),
-        ("{not json}\n", ":1: not JSON"),
+        ("{not json}\n", "(line 1, column 2)"),
         ('{"id": "x", "a": "a", "b": "b"}\n', "'same'"),
         ('{"id": "x", "a": "", "b": "b", "same": true}\n', "'a'"),
         ('{"id": "x", "a": "a", "b": "b", "same": true, "purpose": "other"}\n', "purpose"),

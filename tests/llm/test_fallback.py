@@ -9,7 +9,11 @@ import pytest
 
 from sadame.judge import Judge, JudgeResult, Puzzle, bundled_pack, bundled_table
 from sadame.judge.engine._judge import MISS_NOTE, UNKNOWN
-from sadame.llm import LLMFallback, OpenAICompatProvider, RetryPolicy, VerdictCache, load_fallback_from_env
+from sadame.llm import load_fallback_from_env
+from sadame.llm._cache import VerdictCache
+from sadame.llm._fallback import LLMFallback
+from sadame.llm._openai import OpenAICompatProvider
+from sadame.llm._provider import RetryPolicy
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from tests.llm.conftest import FAST
 

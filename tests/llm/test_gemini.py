@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from sadame.llm import GeminiProvider, LLMConfig, RetryPolicy, make_provider
+from sadame.llm import LLMConfig
 from sadame.llm._errors import LLMHTTPError, LLMUnavailable
-from sadame.llm._gemini import gemini_request
+from sadame.llm._fallback import make_provider
+from sadame.llm._gemini import GeminiProvider, gemini_request
+from sadame.llm._provider import RetryPolicy
 
 MESSAGES: list[Any] = [
     {"role": "system", "content": "判定だけを返す"},

@@ -7,18 +7,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sadame.llm import LLMMatcher, OpenAICompatProvider
+from sadame.llm import LLMMatcher
 from sadame.llm._matcher import parse_match
+from sadame.llm._openai import OpenAICompatProvider
 from sadame.llm.testing import FakeOpenAIServer, Reply
-from sadame.track import (
-    IssueMatcher,
-    MatchCandidate,
-    MatchResult,
-    Tracker,
-    default_ruleset,
-    issue_id,
-    issue_key,
-)
+from sadame.track import IssueMatcher, Tracker, default_ruleset, issue_id, issue_key
+from sadame.track._matching import MatchCandidate, MatchResult
 from tests.llm.conftest import FAST
 
 RS = default_ruleset()

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from sadame.llm import OpenAICompatProvider, RetryPolicy
 from sadame.llm._errors import LLMHTTPError, LLMResponseError, LLMTransportError
-from sadame.llm._provider import parse_retry_after
+from sadame.llm._openai import OpenAICompatProvider
+from sadame.llm._provider import RetryPolicy, parse_retry_after
 from sadame.llm.testing import FakeOpenAIServer, Reply
 from tests.llm.conftest import FAST
 

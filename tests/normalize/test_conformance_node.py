@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.normalize import JS_WHITESPACE, normalize
+from sadame.normalize import normalize
+from sadame.normalize._flags import JS_WHITESPACE
 
 pytestmark = pytest.mark.node
 

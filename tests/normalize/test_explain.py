@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sadame.normalize import PRESETS, explain, normalize, probe_corpus, replay
+from sadame.normalize import PRESETS, explain, normalize, replay
+from sadame.normalize._fingerprint import probe_corpus
 
 CASES = json.loads((Path(__file__).parent / "data" / "presets.json").read_text(encoding="utf-8"))
 

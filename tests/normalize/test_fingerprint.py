@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 import sadame
 from sadame.cli import cli
-from sadame.normalize import CONTRACT_VERSION, contract_info, fingerprint
+from sadame.normalize import CONTRACT_VERSION, fingerprint
+from sadame.normalize._fingerprint import contract_info
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "fingerprint.json").read_text(encoding="utf-8"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +64,9 @@ def test_previous_version_presets_reproduce_their_released_output() -> None:
     """``name@nc1`` is the rollback path: it must still print contract version 1's digests."""
     import hashlib
 
-    from sadame.normalize import PREVIOUS_PRESETS, normalize, probe_corpus
+    from sadame.normalize import normalize
+    from sadame.normalize._fingerprint import probe_corpus
+    from sadame.normalize._presets import PREVIOUS_PRESETS
 
     released = json.loads((Path(__file__).parent / "data" / "fingerprint_nc1.json").read_text(encoding="utf-8"))
     assert released["contract_version"] == "1"

@@ -9,6 +9,7 @@ import pytest
 
 import sadame
 from sadame.normalize import PRESETS, normalize
+from sadame.normalize._fingerprint import probe_corpus
 
 DATA = Path(__file__).parent / "data"
 CASES = json.loads((DATA / "presets.json").read_text(encoding="utf-8"))
@@ -50,7 +51,7 @@ def test_presets_are_idempotent_on_the_probe_corpus(preset: str) -> None:
     # strip Markdown only probes without Markdown delimiters are checked.
     markdown = PRESETS[preset].markdown_strip
     checked = 0
-    for text in sadame.normalize.probe_corpus():
+    for text in probe_corpus():
         if markdown and any(c in text for c in "*_`~[>#"):
             continue
         once = normalize(text, preset=preset)

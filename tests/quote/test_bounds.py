@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from sadame.quote import (
-    MAX_CLAIM_NUMBERS,
-    MAX_NUMBER_SPANS,
-    MAX_PARTS,
-    ground_numbers,
-    verify_quote,
-    verify_quotes,
-)
+from sadame.quote import ground_numbers, verify_quote, verify_quotes
+from sadame.quote._ground import MAX_CLAIM_NUMBERS, MAX_NUMBER_SPANS
+from sadame.quote._verify import MAX_PARTS
 
 
 def test_repeated_numbers_are_capped_per_number_and_per_claim() -> None:
@@ -71,7 +66,7 @@ def test_alignment_work_is_capped() -> None:
 
 
 def test_numerals_beyond_the_scan_cap_are_not_indexed_and_say_so() -> None:
-    from sadame.quote import MAX_MENTIONS
+    from sadame.quote._ground import MAX_MENTIONS
 
     source = "1 " * (MAX_MENTIONS + 10) + "999"
     result = ground_numbers("999", source)

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sadame.cli import cli
-from sadame.quote import MAX_QUOTES, check_output, extract_quotes
+from sadame.quote import check_output
+from sadame.quote._extract import MAX_QUOTES, extract_quotes
 
 SOURCE = (
     "# 週次レポート\n"

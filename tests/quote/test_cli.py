@@ -76,7 +76,7 @@ def test_eval_command_fails_on_unmet_expectations_and_bad_files(tmp_path: Path) 
     assert result.exit_code == 1 and "FAIL line 1" in result.output
     path.write_text("{oops\n")
     result = CliRunner().invoke(cli, ["quote", "eval", str(path)])
-    assert result.exit_code == 2 and "not valid JSON" in result.output
+    assert result.exit_code == 2 and "invalid JSON" in result.output
 
 
 def test_help_ends_with_example() -> None:

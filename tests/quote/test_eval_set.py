@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sadame.quote import EvalFileError, load_cases, run_eval
+from sadame.quote import run_eval
+from sadame.quote._errors import EvalFileError
+from sadame.quote._eval import load_cases
 
 EVAL_SET = Path(__file__).resolve().parents[2] / "evals" / "quote" / "cases.jsonl"
 
@@ -67,7 +69,7 @@ def test_failed_expectations_are_reported(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{not json", "not valid JSON"),
+        ("{not json", "invalid JSON"),
         ('{"quotes": ["a"]}', "exactly one of 'source' and 'source_path'"),
         ('{"source": "a", "source_path": "b", "quotes": ["a"]}', "exactly one"),
         ('{"source": "a"}', "needs 'quotes' or 'claims'"),
@@ -81,7 +83,7 @@ def test_failed_expectations_are_reported(tmp_path: Path) -> None:
 )
 def test_malformed_files_name_the_line(tmp_path: Path, line: str, message: str) -> None:
     path = _write(tmp_path, ["# header", line])
-    with pytest.raises(EvalFileError, match=r"cases\.jsonl:2") as info:
+    with pytest.raises(EvalFileError, match=r"cases\.jsonl(:2|: .*\(line 2,)") as info:
         load_cases(path)
     assert message in str(info.value)
 

@@ -6,15 +6,9 @@ import json
 
 import pytest
 
-from sadame.quote import (
-    Gate,
-    GateInputError,
-    claims_gate,
-    evidence_spans_gate,
-    extract_path,
-    quote_list_gate,
-    verify_quote,
-)
+from sadame.quote import claims_gate, evidence_spans_gate, quote_list_gate, verify_quote
+from sadame.quote._errors import GateInputError
+from sadame.quote._gates import Gate, extract_path
 
 SOURCE = "## 課題\n- **安定性**: 照合結果が不足している。\n- 売上は1億2000万円。\n"
 

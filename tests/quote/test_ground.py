@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from sadame.quote import NumberIndex, ground_claims, ground_numbers, numeric_mentions
+from sadame.quote import ground_numbers
+from sadame.quote._ground import NumberIndex, ground_claims, numeric_mentions
 
 SOURCE = (
     "## 業績\n"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.quote import ground_numbers, numeric_mentions
+from sadame.quote import ground_numbers
+from sadame.quote._ground import numeric_mentions
 
 
 @pytest.mark.parametrize(

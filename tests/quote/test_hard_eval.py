@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from sadame.normalize import PRESETS, Equivalence, WhitespaceMode, normalize
-from sadame.quote import EvalFileError, load_cases, run_eval, verify_quote
+from sadame.quote import run_eval, verify_quote
+from sadame.quote._errors import EvalFileError
+from sadame.quote._eval import load_cases
 
 HARD = Path(__file__).resolve().parents[2] / "evals" / "quote" / "hard.jsonl"
 # Near misses of the kinds issue 11 says must never be found, under any preset or flag.

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from sadame.normalize import normalize
-from sadame.quote import QuoteVerifier, split_ellipsis, verify_quote, verify_quotes
+from sadame.quote import QuoteVerifier, verify_quote, verify_quotes
+from sadame.quote._verify import split_ellipsis
 
 SOURCE = (
     "## 課題\n"

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.review import ReviewError, SideError, contract_diff, parse_side
+from sadame.review import ReviewError, contract_diff
+from sadame.review._spec import SideError, parse_side
 from sadame.track import Tracker
 
 SOURCE = "# 議事録\n\n各ゲートは\n名前付きプリセット経由でのみ呼び出す。\n- **安定性**: 照合結果が不足している。\n"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sadame.track import Tracker, TrackerConfig, load_ruleset
+from sadame.track import Tracker, load_ruleset
+from sadame.track._views import TrackerConfig
 
 #: The lifecycle tests are written against the seed's keys.
 SEED = load_ruleset("seed-example")

@@ -20,7 +20,8 @@ def session_texts(user: str, session: str) -> list[str]:
 
 
 def ingest_all(db_url: str, worker: int, users: list[str], sessions: list[str]) -> int:
-    from sadame.track import Tracker, TrackerConfig
+    from sadame.track import Tracker
+    from sadame.track._views import TrackerConfig
 
     tracker = Tracker(db_url, tenant="conc", config=TrackerConfig(retries=20), upgrade=False)
     pairs = [(u, s) for u in users for s in sessions]

@@ -6,17 +6,21 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 
+import pytest
 from sqlalchemy import func, select
 
 from sadame.db import make_engine, upgrade
-from sadame.track import Tracker, default_ruleset, is_positive, issue_key, normalize_issue_text, rebuild
+from sadame.track import Tracker, default_ruleset, is_positive, issue_key
+from sadame.track._lifecycle import rebuild
 from sadame.track._models import IssueRow, SessionRow
+from sadame.track._ruleset import normalize_issue_text
 from tests.track._workers import ingest_all, session_texts
 
 USERS = ["alice", "bob", "carol"]
 SESSIONS = [f"s{n}" for n in range(12)]
 
 
+@pytest.mark.slow
 def test_eight_processes_no_duplicates_no_lost_counts(db_url: str) -> None:
     upgrade(db_url)
     ctx = multiprocessing.get_context("spawn")

@@ -28,6 +28,7 @@ def test_the_sets_are_big_enough_and_cover_six_domains() -> None:
     assert sum(not r["praise"] for r in praise) >= 25  # mostly problems written as negated praise
 
 
+@pytest.mark.slow
 def test_the_default_ruleset_meets_the_targets() -> None:
     report = run_track_eval(EVALS)
     p, s, q = report.totals("praise"), report.totals("same_word"), report.totals("paraphrase")
@@ -37,6 +38,7 @@ def test_the_default_ruleset_meets_the_targets() -> None:
     assert report.meets_targets()
 
 
+@pytest.mark.slow
 def test_the_seed_ruleset_fails_them_as_issue_12_describes() -> None:
     from sadame.track import load_ruleset
 
@@ -46,6 +48,7 @@ def test_the_seed_ruleset_fails_them_as_issue_12_describes() -> None:
     assert not report.meets_targets()
 
 
+@pytest.mark.slow
 def test_eval_cli_prints_three_tables_and_bad_sets_are_clear_errors(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["track", "eval", str(EVALS)])
     assert out.exit_code == 0, out.output

@@ -10,7 +10,8 @@ import yaml
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.track import RulesetError, default_ruleset, is_positive, issue_key, load_ruleset, parse_ruleset
+from sadame.track import default_ruleset, is_positive, issue_key, load_ruleset, parse_ruleset
+from sadame.track._errors import RulesetError
 from sadame.track._rules import lint_ruleset, suggest_patterns, test_ruleset
 from tests.track._helpers import SEED, tracker
 

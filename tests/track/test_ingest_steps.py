@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from sadame.track import InvalidInsight, LinkTier, Outcome, SessionConflict, StaticMatcher, Tracker, issue_id
+from sadame.track import LinkTier, SessionConflict, StaticMatcher, Tracker, issue_id
+from sadame.track._errors import InvalidInsight
 from sadame.track._ingest import (
     IngestSettings,
     Insight,
@@ -22,6 +23,7 @@ from sadame.track._ingest import (
     start,
 )
 from sadame.track._transaction import Transaction, to_iso
+from sadame.track._views import Outcome
 from tests.track._helpers import tracker
 
 SETTINGS = IngestSettings(token_overlap=0.5, open_confidence=0.9, detection_match=0.78, improvement_match=0.9,

@@ -12,17 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.track import (
-    RulesetError,
-    is_positive,
-    issue_id,
-    issue_key,
-    issue_tokens,
-    load_ruleset,
-    normalize_issue_text,
-    parse_ruleset,
-    strip_label,
-)
+from sadame.track import is_positive, issue_id, issue_key, load_ruleset, parse_ruleset
+from sadame.track._errors import RulesetError
+from sadame.track._ruleset import issue_tokens, normalize_issue_text, strip_label
 from tests.track._helpers import SEED
 
 DATA = Path(__file__).parent / "data"

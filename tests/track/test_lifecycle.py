@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.track import TRANSITIONS, Event, IllegalTransition, Status, rebuild, transition
+from sadame.track import IllegalTransition, Status
+from sadame.track._lifecycle import TRANSITIONS, Event, rebuild, transition
 
 
 def test_ignored_is_sticky_for_everything_but_the_user() -> None:

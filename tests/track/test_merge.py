@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sadame.track import (
-    MergeError,
-    MigrationNeedsReview,
-    Tracker,
-    TrackerConfig,
-    issue_id,
-    load_ruleset,
-    rebuild,
-)
+from sadame.track import MergeError, Tracker, issue_id, load_ruleset
+from sadame.track._errors import MigrationNeedsReview
+from sadame.track._lifecycle import rebuild
+from sadame.track._views import TrackerConfig
 from tests.track._helpers import snapshot, tracker
 
 V2 = Path(__file__).parent / "data" / "ruleset-v2.yaml"

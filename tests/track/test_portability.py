@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sadame.track import InvalidExport, issue_id
+from sadame.track import issue_id
+from sadame.track._errors import InvalidExport
 from sadame.track._portability import user_digest
 from tests.track._helpers import tracker
 

@@ -12,15 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sadame.track import (
-    SessionConflict,
-    Tracker,
-    TrackerConfig,
-    is_positive,
-    issue_key,
-    normalize_issue_text,
-    rebuild,
-)
+from sadame.track import SessionConflict, Tracker, is_positive, issue_key
+from sadame.track._lifecycle import rebuild
+from sadame.track._ruleset import normalize_issue_text
+from sadame.track._views import TrackerConfig
 from tests.track._helpers import SEED
 from tests.track._workers import TEXTS
 

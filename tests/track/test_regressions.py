@@ -6,16 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sadame.track import (
-    InvalidInsight,
-    IssueNotFound,
-    SessionConflict,
-    SessionReport,
-    StaticMatcher,
-    TrackerConfig,
-    issue_id,
-    rebuild,
-)
+from sadame.track import IssueNotFound, SessionConflict, StaticMatcher, issue_id
+from sadame.track._errors import InvalidInsight
+from sadame.track._lifecycle import rebuild
+from sadame.track._views import SessionReport, TrackerConfig
 from tests.track._helpers import snapshot, tracker
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

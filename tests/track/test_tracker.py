@@ -9,19 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sadame.track import (
-    IllegalTransition,
-    InvalidInsight,
-    IssueNotFound,
-    MatchCandidate,
-    MatchResult,
-    StaticMatcher,
-    Tracker,
-    TrackerConfig,
-    issue_id,
-    rebuild,
-)
+from sadame.track import IllegalTransition, IssueNotFound, StaticMatcher, Tracker, issue_id
 from sadame.track import _transaction as tracker_module
+from sadame.track._errors import InvalidInsight
+from sadame.track._lifecycle import rebuild
+from sadame.track._matching import MatchCandidate, MatchResult
+from sadame.track._views import TrackerConfig
 from tests.track._helpers import tracker
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -278,7 +271,6 @@ def test_public_names_are_exported() -> None:
 
     for name in track.__all__:
         assert getattr(track, name) is not None, name
-    for name in ("Tracker", "TrackerConfig", "SessionReport", "IssueMatcher", "MatchCandidate", "MatchResult",
-                 "StaticMatcher", "load_ruleset", "default_ruleset", "issue_key", "issue_id", "is_positive",
+    for name in ("Tracker", "IssueMatcher", "StaticMatcher", "load_ruleset", "default_ruleset", "issue_key", "issue_id", "is_positive",
                  "TrackError", "IssueNotFound", "IllegalTransition"):
         assert name in track.__all__, name

@@ -48,7 +48,7 @@ class LiveServer:
 
     def key(self, tenant: str) -> str:
         """A fresh API key for ``tenant`` (created through the library, as the CLI does)."""
-        return create_key(tenant, self.db_url).key
+        return create_key(self.db_url, tenant=tenant).key
 
 
 def _free_port() -> int:

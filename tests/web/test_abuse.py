@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -54,6 +55,7 @@ def _hostile(client: httpx.Client, n: int, pack: str, puzzle: str) -> int:
     return client.post(f"{api}/ask", json={"question": "x" * 3000}).status_code
 
 
+@pytest.mark.slow
 def test_two_thousand_anonymous_requests_leave_only_what_the_budget_and_ttl_allow(db_url: str) -> None:
     settings = replace(BASE, client_sessions=25, anonymous_ttl=3600)
     app = create_app(db_url, settings=settings)
@@ -103,6 +105,7 @@ def _parallel(url: str, path: str, body: dict[str, Any], cookies: dict[str, str]
     return codes
 
 
+@pytest.mark.slow
 def test_twenty_parallel_requests_never_exceed_a_per_puzzle_limit(db_url: str) -> None:
     settings = replace(BASE, max_questions=5, max_attempts=3, client_questions=8)
     app = create_app(db_url, settings=settings)

@@ -4,6 +4,8 @@ for every bundled puzzle, through a real server (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import pytest
+
 from sadame.judge import bundled_pack, check_answer
 from tests.web.conftest import LiveServer
 
@@ -18,6 +20,7 @@ def test_negated_question_gets_the_negated_verdict(live_server: LiveServer) -> N
     assert negated["note"] == positive["note"], "the note states the fact, so it reads right after either"
 
 
+@pytest.mark.slow
 def test_denials_and_keyword_dumps_do_not_solve_any_puzzle(live_server: LiveServer) -> None:
     pack = bundled_pack("engineering")
     with live_server.client() as player:

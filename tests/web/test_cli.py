@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
@@ -44,6 +45,7 @@ def test_bad_tenant_names_are_refused(sqlite_url: str) -> None:
         assert result.exit_code == 2 and "invalid tenant name" in result.output
 
 
+@pytest.mark.slow
 def test_serve_starts_the_app_and_says_how_to_get_a_key(tmp_path: Path) -> None:
     port = _free_port()
     db = f"sqlite:///{tmp_path / 'serve.db'}"

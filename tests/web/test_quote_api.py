@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sadame.quote import MAX_CLAIM_NUMBERS, MAX_NUMBER_SPANS, MAX_PARTS, check_output
+from sadame.quote import check_output
+from sadame.quote._ground import MAX_CLAIM_NUMBERS, MAX_NUMBER_SPANS
+from sadame.quote._verify import MAX_PARTS
 from tests.web.conftest import LiveServer
 
 CASE = json.loads((Path(__file__).parent / "data" / "quote_case.json").read_text(encoding="utf-8"))

@@ -12,10 +12,12 @@ from click.testing import CliRunner
 
 from sadame.cli import cli
 from sadame.quote._cache import MAX_CACHED_CHARS, cached_index, cached_verifier
-from sadame.web import WebSettings, create_app, settings_from_env
+from sadame.web import WebSettings, create_app
+from sadame.web._serve import settings_from_env
 from tests.web.conftest import serve
 
 
+@pytest.mark.slow
 def test_the_same_source_is_normalized_once_per_process() -> None:
     source = "引用元の文章です。売上は1億2000万円。" * 10
     first = cached_verifier(source, "decoration", 10)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from sadame.cli._output import echo_json
-from sadame.lint import LintError, lint_paths
+from sadame.lint import lint_paths
+from sadame.lint._config import LintError
 
 __all__ = ["lint_command", "register"]
 

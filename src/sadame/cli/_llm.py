@@ -52,7 +52,8 @@ def llm_check_command(config_path: Path | None, as_json: bool) -> None:
 
     Exit status: 0 answered, 1 configured but failing, 2 not configured.
     """
-    from sadame.llm import LLMError, make_provider
+    from sadame.llm import LLMError
+    from sadame.llm._fallback import make_provider
 
     config = _config_or_fail(config_path)
     if config is None:
@@ -113,7 +114,8 @@ def suggest_command(table: str, db_url: str | None, all_versions: bool, as_json:
     already answer are left out.
     """
     from sadame.judge import JudgeError, resolve_table
-    from sadame.llm import VerdictCache, render_suggestions, suggest_rules
+    from sadame.llm._cache import VerdictCache
+    from sadame.llm._suggest import render_suggestions, suggest_rules
 
     try:
         loaded = resolve_table(table)
@@ -150,7 +152,9 @@ def eval_matcher_command(
     pairs: Path, use_llm: bool, ruleset: Path | None, config_path: Path | None, as_json: bool
 ) -> None:
     """Precision, recall and false-merge rate on labelled PAIRS (JSONL) for rules-only and each matcher."""
-    from sadame.llm import EvalSetError, LLMMatcher, evaluate_matchers, load_pairs, make_provider
+    from sadame.llm import LLMMatcher
+    from sadame.llm._eval import EvalSetError, evaluate_matchers, load_pairs
+    from sadame.llm._fallback import make_provider
     from sadame.track import TrackError, load_ruleset
 
     try:

@@ -7,7 +7,8 @@ import sys
 import click
 
 from sadame.cli._output import PRESET_NAME, echo_json
-from sadame.normalize import contract_info, explain, normalize
+from sadame.normalize import explain, normalize
+from sadame.normalize._fingerprint import contract_info
 
 
 def _read_text(text: str | None) -> str:
@@ -95,7 +96,8 @@ def contract_diff_command(
 ) -> None:
     """List every outcome of FILES that changes between --from and --to: quote status and span,
     judge verdicts, tracker keys merged or split."""
-    from sadame.review import WORSE_KINDS, ReviewError, contract_diff
+    from sadame.review import ReviewError, contract_diff
+    from sadame.review._report import WORSE_KINDS
 
     wanted = {name.strip() for name in fail_on.split(",") if name.strip()}
     unknown = sorted(wanted - set(WORSE_KINDS))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from sadame.normalize import PRESETS, normalize
+from sadame.normalize import PRESETS, check_preset
 
 __all__ = ["PRESET_NAME", "PresetName", "echo_json"]
 
@@ -25,7 +25,7 @@ class PresetName(click.ParamType[str, Any]):
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value)
         try:
-            normalize("", preset=text)
+            check_preset(text)
         except (ValueError, TypeError) as exc:
             self.fail(str(exc), param, ctx)
         return text

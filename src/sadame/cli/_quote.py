@@ -16,16 +16,9 @@ from typing import Any
 import click
 
 from sadame.cli._output import PRESET_NAME
-from sadame.quote import (
-    CheckResult,
-    EvalFileError,
-    EvalReport,
-    GateReport,
-    check_output,
-    claims_gate,
-    quote_list_gate,
-    run_eval,
-)
+from sadame.quote import CheckResult, GateReport, check_output, claims_gate, quote_list_gate, run_eval
+from sadame.quote._errors import EvalFileError
+from sadame.quote._eval import EvalReport
 
 __all__ = ["quote_group", "register"]
 

@@ -31,7 +31,8 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     from dataclasses import replace
 
     from sadame.db import resolve_url
-    from sadame.web import default_workers, serve, settings_from_env
+    from sadame.web import serve
+    from sadame.web._serve import default_workers, settings_from_env
 
     try:
         settings = settings_from_env()
@@ -71,10 +72,11 @@ def web() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
     """Create an API key for a tenant. The key is printed once and stored only hashed."""
-    from sadame.web.admin import TenantNameError, create_key
+    from sadame.web._store import TenantNameError
+    from sadame.web.admin import create_key
 
     try:
-        created = create_key(tenant, db_url)
+        created = create_key(db_url, tenant=tenant)
     except TenantNameError as exc:
         raise click.BadParameter(str(exc), param_hint="--tenant") from exc
     if as_json:
@@ -108,7 +110,7 @@ def revoke_key_command(prefix: str, db_url: str | None) -> None:
     from sadame.web.admin import revoke_key
 
     try:
-        count = revoke_key(prefix, db_url)
+        count = revoke_key(db_url, prefix=prefix)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="PREFIX") from exc
     if count == 0:
@@ -128,7 +130,7 @@ def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_jso
     """
     from sadame.web.admin import purge_sessions
 
-    counts = purge_sessions(db_url, anonymous_ttl)
+    counts = purge_sessions(db_url, anonymous_ttl=anonymous_ttl)
     if as_json:
         echo_json(counts)
         return

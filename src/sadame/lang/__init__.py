@@ -17,32 +17,10 @@ never pay for loading the dictionary.
 
 from __future__ import annotations
 
-from sadame.lang._analyzer import (
-    AnalyzerInfo,
-    AnalyzerUnavailable,
-    Token,
-    analyze,
-    analyzer_info,
-    to_hiragana,
-)
-from sadame.lang._findings import FindingTerms, content_terms, praise_is_negated, subject_before
-from sadame.lang._polarity import is_negator, negations_after
-from sadame.lang._question import Polarity, is_wh_question, question_polarity
+from sadame.lang._analyzer import AnalyzerUnavailable, Token, analyze
 
 __all__ = [
-    "AnalyzerInfo",
     "AnalyzerUnavailable",
-    "FindingTerms",
-    "Polarity",
     "Token",
     "analyze",
-    "analyzer_info",
-    "content_terms",
-    "is_negator",
-    "is_wh_question",
-    "negations_after",
-    "praise_is_negated",
-    "question_polarity",
-    "subject_before",
-    "to_hiragana",
 ]

@@ -12,14 +12,13 @@ import tracemalloc
 from dataclasses import dataclass
 from typing import Any
 
+from sadame.normalize._steps import KANA_TABLE
+
 __all__ = ["AnalyzerInfo", "AnalyzerUnavailable", "Token", "analyze", "analyzer_info", "to_hiragana"]
 
 #: Texts longer than this are refused: the analyzer is for questions and findings,
 #: and Sudachi's input limit is about 49,000 bytes per call.
 MAX_ANALYZE_CHARS = 10_000
-
-_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
-
 
 class AnalyzerUnavailable(RuntimeError):
     """SudachiPy or its dictionary is not installed (``pip install sadame`` brings both)."""
@@ -162,4 +161,4 @@ def to_hiragana(text: str) -> str:
     >>> to_hiragana("タイムゾーン")
     'たいむぞーん'
     """
-    return text.translate(_KATAKANA_TO_HIRAGANA)
+    return text.translate(KANA_TABLE)

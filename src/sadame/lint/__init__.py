@@ -11,32 +11,14 @@ The rule runs as ``sadame lint PATH...`` and as a flake8 plugin (``--select SDM`
 
 from __future__ import annotations
 
-from sadame.lint._checker import CODE, PARSE_ERROR_CODE, Violation, check_source, check_tree
-from sadame.lint._config import LintConfig, LintConfigError, LintError, find_pyproject, load_config
-from sadame.lint._paths import (
-    SKIPPED_DIRS,
-    LintPathError,
-    LintReport,
-    check_paths,
-    iter_python_files,
-    lint_paths,
-)
+from sadame.lint._checker import Violation, check_source
+from sadame.lint._config import load_config
+from sadame.lint._paths import check_paths, lint_paths
 
 __all__ = [
-    "CODE",
-    "PARSE_ERROR_CODE",
-    "SKIPPED_DIRS",
-    "LintConfig",
-    "LintConfigError",
-    "LintError",
-    "LintPathError",
-    "LintReport",
     "Violation",
     "check_paths",
     "check_source",
-    "check_tree",
-    "find_pyproject",
-    "iter_python_files",
     "lint_paths",
     "load_config",
 ]

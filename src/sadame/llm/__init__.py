@@ -17,38 +17,18 @@ True
 
 from __future__ import annotations
 
-from sadame.llm._cache import VerdictCache
-from sadame.llm._config import LLMConfig, Secret, load_config
+from sadame.llm._config import LLMConfig, load_config
 from sadame.llm._errors import LLMError
-from sadame.llm._eval import EvalSetError, evaluate_matchers, load_pairs
-from sadame.llm._fallback import LLMFallback, load_fallback_from_env, load_matcher_from_env, make_provider
-from sadame.llm._gemini import GeminiProvider
+from sadame.llm._fallback import load_fallback_from_env, load_matcher_from_env
 from sadame.llm._matcher import LLMMatcher
-from sadame.llm._openai import OpenAICompatProvider
-from sadame.llm._provider import ChatMessage, LLMProvider, RetryPolicy
-from sadame.llm._suggest import render_suggestions, suggest_rules
 
 # What a user calls. Everything else (prompt builders, parsers, the retry loop, the error
 # subclasses) lives in the private modules and is reachable there for tests and experts.
 __all__ = [
-    "ChatMessage",
-    "EvalSetError",
-    "GeminiProvider",
     "LLMConfig",
     "LLMError",
-    "LLMFallback",
     "LLMMatcher",
-    "LLMProvider",
-    "OpenAICompatProvider",
-    "RetryPolicy",
-    "Secret",
-    "VerdictCache",
-    "evaluate_matchers",
     "load_config",
     "load_fallback_from_env",
     "load_matcher_from_env",
-    "load_pairs",
-    "make_provider",
-    "render_suggestions",
-    "suggest_rules",
 ]

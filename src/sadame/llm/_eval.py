@@ -23,16 +23,17 @@ user's history.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from sadame._datafile import DataFileError, read_jsonl
 from sadame.llm._errors import LLMError
 
 if TYPE_CHECKING:
-    from sadame.track import MatchCandidate, MatchResult, Ruleset
+    from sadame.track import Ruleset
+    from sadame.track._matching import MatchCandidate, MatchResult
 
 __all__ = [
     "EvalSetError",
@@ -78,22 +79,13 @@ class MatcherPair:
 def load_pairs(path: str | Path) -> list[MatcherPair]:
     """The pairs in a JSONL file; :class:`EvalSetError` names the first bad line."""
     file = Path(path)
-    try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EvalSetError(f"{file}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise EvalSetError(f"{file}: not UTF-8 text") from None
     pairs: list[MatcherPair] = []
     seen: set[str] = set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise EvalSetError(f"{file}:{number}: not JSON ({exc.msg})") from None
-        pairs.append(_pair(data, f"{file}:{number}", seen))
+    try:
+        for number, data in read_jsonl(file, comments=True):
+            pairs.append(_pair(data, f"{file}:{number}", seen))
+    except DataFileError as exc:
+        raise EvalSetError(str(exc)) from None
     if not pairs:
         raise EvalSetError(f"{file}: no pairs")
     return pairs
@@ -234,7 +226,8 @@ def evaluate_matchers(
     progress: Callable[[int, int], None] | None = None,
 ) -> MatcherReport:
     """Score rules-only and every matcher (alone and behind the rules) on ``pairs``."""
-    from sadame.track import MatchCandidate, default_ruleset, issue_id, issue_key
+    from sadame.track import default_ruleset, issue_id, issue_key
+    from sadame.track._matching import MatchCandidate
 
     rs = ruleset if ruleset is not None else default_ruleset()
     th = rs.thresholds

@@ -27,7 +27,7 @@ from sadame.llm._prompt import encode_untrusted
 from sadame.llm._provider import ChatMessage, LLMProvider
 
 if TYPE_CHECKING:
-    from sadame.track import MatchResult
+    from sadame.track._matching import MatchResult
 
 __all__ = ["MATCH_SCHEMA", "CandidateLike", "LLMMatcher", "build_match_messages", "parse_match"]
 
@@ -152,7 +152,7 @@ class LLMMatcher:
         purpose: Literal["detection", "improvement"] = "detection",
     ) -> MatchResult | None:
         """The candidate ``text`` describes, with the model's confidence; None for "new" or any error."""
-        from sadame.track import MatchResult
+        from sadame.track._matching import MatchResult
 
         pool = list(candidates)[: self.max_candidates]
         if not pool or not isinstance(text, str) or not text.strip():

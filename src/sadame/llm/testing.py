@@ -5,7 +5,7 @@ free port, records every request, and replays scripted replies in order:
 plain answers, slow answers, HTTP errors with ``Retry-After``, malformed JSON,
 prose around the verdict. Nothing here calls the internet.
 
->>> from sadame.llm import OpenAICompatProvider
+>>> from sadame.llm._openai import OpenAICompatProvider
 >>> with FakeOpenAIServer("YES", Reply(status=429, headers={"Retry-After": "0"}), "NO") as server:
 ...     provider = OpenAICompatProvider(server.base_url, "fake-model")
 ...     provider.complete([{"role": "user", "content": "q"}])

@@ -15,59 +15,25 @@ import sys
 import types
 from typing import Any
 
-from sadame.normalize._core import (
-    ExplainStep,
-    Explanation,
-    NormalizedText,
-    explain,
-    normalize,
-    normalize_with_offsets,
-    replay,
-)
-from sadame.normalize._fingerprint import (
-    CONTRACT_VERSION,
-    ContractInfo,
-    contract_info,
-    fingerprint,
-    probe_corpus,
-)
-from sadame.normalize._flags import (
-    CJK_RANGES,
-    ISSUE_PUNCTUATION,
-    JS_WHITESPACE,
-    JUDGE_PUNCTUATION,
-    Equivalence,
-    NormalizeFlags,
-    PunctuationMode,
-    WhitespaceMode,
-)
-from sadame.normalize._presets import FEATURE_DEFAULTS, PRESETS, PREVIOUS_PRESETS
+from sadame.normalize._core import Explanation, explain, normalize, normalize_with_offsets, replay
+from sadame.normalize._fingerprint import CONTRACT_VERSION, fingerprint
+from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
+from sadame.normalize._presets import PRESETS, check_preset
 from sadame.normalize._steps import STEPS
 
 __all__ = [
-    "CJK_RANGES",
     "CONTRACT_VERSION",
-    "FEATURE_DEFAULTS",
-    "ISSUE_PUNCTUATION",
-    "JS_WHITESPACE",
-    "JUDGE_PUNCTUATION",
     "PRESETS",
-    "PREVIOUS_PRESETS",
-    "STEP_NAMES",
-    "ContractInfo",
     "Equivalence",
-    "ExplainStep",
     "Explanation",
     "NormalizeFlags",
-    "NormalizedText",
     "PunctuationMode",
     "WhitespaceMode",
-    "contract_info",
+    "check_preset",
     "explain",
     "fingerprint",
     "normalize",
     "normalize_with_offsets",
-    "probe_corpus",
     "replay",
 ]
 

@@ -28,6 +28,7 @@ __all__ = [
     "PREVIOUS_PRESETS",
     "PREVIOUS_VERSION",
     "PresetName",
+    "check_preset",
     "resolve_flags",
 ]
 
@@ -161,3 +162,19 @@ def resolve_flags(preset: str | None, flags: NormalizeFlags | None) -> Normalize
         raise ValueError(
             f"unknown preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}"
         ) from None
+
+
+def check_preset(preset: str) -> str:
+    """``preset`` when it names a preset of the registry (or ``name@nc1``); else ValueError/TypeError.
+
+    Every option, route and side that takes a preset name asks this, so none keeps its own list.
+
+    >>> check_preset("quote")
+    'quote'
+    >>> check_preset("quote@nc1")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown preset 'quote' in contract version nc1: choose one of decoration, issue, judge, numeric
+    """
+    resolve_flags(preset, None)
+    return preset

@@ -33,12 +33,13 @@ from sadame.normalize._flags import (
 from sadame.normalize._markdown import markdown_keep, markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
-__all__ = ["STEPS", "Mapped", "Step", "enabled_steps"]
+__all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
 
 _KATAKANA_FIRST = 0x30A1  # ァ
 _KATAKANA_LAST = 0x30F6  # ヶ
 _KANA_SHIFT = 0x60
-_KANA_TABLE: dict[int, int | None] = {
+#: Katakana U+30A1..U+30F6 -> hiragana: the one kana table (the ``kana`` step and ``sadame.lang``).
+KANA_TABLE: dict[int, int | None] = {
     cp: cp - _KANA_SHIFT for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)
 }
 _WS_SET = frozenset(JS_WHITESPACE)
@@ -442,11 +443,11 @@ def _casefold_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 
 
 def _kana_text(text: str, flags: NormalizeFlags) -> str:
-    return text.translate(_KANA_TABLE)
+    return text.translate(KANA_TABLE)
 
 
 def _kana_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    return Mapped(m.text.translate(_KANA_TABLE), m.starts, m.ends)
+    return Mapped(m.text.translate(KANA_TABLE), m.starts, m.ends)
 
 
 # -- punctuation --------------------------------------------------------------------
@@ -595,7 +596,7 @@ STEPS: tuple[Step, ...] = (
     Step("markdown_strip", lambda f: f.markdown_strip, _markdown_text, _markdown_mapped),
     Step("numeric", lambda f: f.numeric, _numeric_text, _numeric_mapped),
     Step("casefold", lambda f: f.casefold, _casefold_text, _casefold_mapped),
-    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped, lambda _f: dict(_KANA_TABLE)),
+    Step("kana", lambda f: f.kana, _kana_text, _kana_mapped, lambda _f: dict(KANA_TABLE)),
     Step(
         "punctuation",
         lambda f: f.punctuation is not PunctuationMode.KEEP,

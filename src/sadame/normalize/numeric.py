@@ -177,11 +177,6 @@ from fractions import Fraction
 from typing import Literal, TypeAlias
 
 __all__ = [
-    "ARABIC_UNITS",
-    "COUNTERS",
-    "ERAS",
-    "KANJI_IDIOMS",
-    "NumericKind",
     "NumericMatch",
     "apply_numeric",
     "scan_numeric",

@@ -13,10 +13,12 @@ Bad *quotes* are never exceptions: they come back as results with status
 
 from __future__ import annotations
 
+from sadame._errors import SadameError
+
 __all__ = ["EvalFileError", "GateInputError", "QuoteError"]
 
 
-class QuoteError(ValueError):
+class QuoteError(SadameError, ValueError):
     """Base class of the errors raised by sadame.quote."""
 
 

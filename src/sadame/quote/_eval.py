@@ -27,11 +27,11 @@ in the report (the CLI exits non-zero).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sadame._datafile import DataFileError, read_jsonl
 from sadame.quote._errors import EvalFileError, GateInputError
 from sadame.quote._gates import Gate, GateReport, claims_gate, quote_list_gate
 from sadame.quote._ground import CLAIM_STATUSES, ClaimResult
@@ -261,19 +261,13 @@ def load_cases(path: str | Path) -> list[EvalCase]:
     """Read and validate every case of a JSONL file."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvalFileError(f"cannot read {path}: {exc}") from None
+        rows = list(read_jsonl(path, comments=True))
+    except DataFileError as exc:
+        raise EvalFileError(str(exc)) from None
     sources: dict[Path, str] = {}
     cases: list[EvalCase] = []
     seen: set[str] = set()
-    for number, text in enumerate(lines, start=1):
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _fail(path, number, f"not valid JSON: {exc.msg}") from None
+    for number, data in rows:
         case = _case(data, path, number, sources)
         if case.id in seen:
             raise _fail(path, number, f"duplicate case id {case.id!r}")

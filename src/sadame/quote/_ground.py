@@ -50,14 +50,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from typing import Any, Literal, get_args
 
-from sadame.normalize import (
-    PRESETS,
-    NormalizedText,
-    NormalizeFlags,
-    WhitespaceMode,
-    normalize,
-    normalize_with_offsets,
-)
+from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize, normalize_with_offsets
+from sadame.normalize._core import NormalizedText
 from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 

@@ -51,7 +51,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from sadame.normalize import NormalizedText, normalize, normalize_with_offsets
+from sadame.normalize import normalize, normalize_with_offsets
+from sadame.normalize._core import NormalizedText
 
 __all__ = [
     "ALIGN_BUDGET",

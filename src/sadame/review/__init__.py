@@ -27,23 +27,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from sadame.review._quotes import diff_quote_eval
-from sadame.review._report import CHANGE_KINDS, WORSE_KINDS, Change, DiffReport, FileDiff
-from sadame.review._spec import Side, SideError, parse_side
+from sadame.review._report import DiffReport
+from sadame.review._spec import Side, parse_side
 from sadame.review._tables import diff_rule_table
 from sadame.review._tracker import diff_tracker_export, is_tracker_export
 
 __all__ = [
-    "CHANGE_KINDS",
-    "WORSE_KINDS",
-    "Change",
     "DiffReport",
-    "FileDiff",
     "ReviewError",
-    "Side",
-    "SideError",
     "contract_diff",
-    "file_kind",
-    "parse_side",
 ]
 
 

@@ -6,7 +6,8 @@ import inspect
 from collections.abc import Iterable
 from pathlib import Path
 
-from sadame.quote import QuoteResult, QuoteVerifier, load_cases, verify_quote
+from sadame.quote import QuoteResult, QuoteVerifier, verify_quote
+from sadame.quote._eval import load_cases
 from sadame.review._report import Change, FileDiff
 from sadame.review._spec import Side
 

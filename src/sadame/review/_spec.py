@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sadame.normalize import normalize
+from sadame.judge import MATCHING_MODES
+from sadame.normalize import check_preset
 
-__all__ = ["MATCHING_MODES", "Side", "SideError", "parse_side"]
+__all__ = ["Side", "SideError", "parse_side"]
 
-MATCHING_MODES = ("seed", "natural")
 _KEYS = ("preset", "matching", "ruleset")
 
 
@@ -72,7 +72,7 @@ def _validate(text: str, values: dict[str, str]) -> None:
     preset = values.get("preset")
     if preset is not None:
         try:
-            normalize("", preset=preset)  # the contract itself says whether it knows the name
+            check_preset(preset)  # the registry itself says whether it knows the name
         except (ValueError, TypeError) as exc:
             raise SideError(f"{text!r}: {exc}") from None
     matching = values.get("matching")

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sadame._datafile import read_jsonl
 from sadame.review._report import Change, FileDiff
 from sadame.review._spec import Side
 from sadame.track import Ruleset, is_positive, issue_key, load_ruleset, parse_ruleset
@@ -17,13 +18,7 @@ __all__ = ["diff_tracker_export", "is_tracker_export"]
 
 
 def _rows(path: Path) -> Iterator[dict[str, Any]]:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise ValueError(f"{path}:{number}: not a JSON line") from None
+    for _, row in read_jsonl(path):
         if isinstance(row, dict):
             yield row
 

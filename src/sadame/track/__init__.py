@@ -9,92 +9,43 @@ from __future__ import annotations
 
 from sadame.track._errors import (
     IllegalTransition,
-    InvalidExport,
-    InvalidInsight,
     IssueNotFound,
     MergeError,
-    MigrationNeedsReview,
     RulesetError,
     SessionConflict,
     TrackError,
 )
-from sadame.track._ingest import Insight, parse_insights
-from sadame.track._lifecycle import TRANSITIONS, Event, Status, rebuild, transition
-from sadame.track._matching import IssueMatcher, MatchCandidate, MatchResult, StaticMatcher, tokens_match
+from sadame.track._lifecycle import Status
+from sadame.track._matching import IssueMatcher, StaticMatcher
 from sadame.track._ruleset import (
     Ruleset,
-    Thresholds,
-    bundled_rulesets,
     default_ruleset,
     is_positive,
     issue_id,
     issue_key,
-    issue_tokens,
     load_ruleset,
-    normalize_issue_text,
     parse_ruleset,
-    strip_label,
 )
-from sadame.track._similar import SimilarIssue, similarity
 from sadame.track._tracker import Tracker
-from sadame.track._views import (
-    DetectionView,
-    EventView,
-    IssueDetail,
-    IssueView,
-    LinkTier,
-    Outcome,
-    ReportEntry,
-    SessionReport,
-    TrackerConfig,
-    TransitionEntry,
-)
+from sadame.track._views import LinkTier
 
 __all__ = [
-    "TRANSITIONS",
-    "DetectionView",
-    "Event",
-    "EventView",
     "IllegalTransition",
-    "Insight",
-    "InvalidExport",
-    "InvalidInsight",
-    "IssueDetail",
     "IssueMatcher",
     "IssueNotFound",
-    "IssueView",
     "LinkTier",
-    "MatchCandidate",
-    "MatchResult",
     "MergeError",
-    "MigrationNeedsReview",
-    "Outcome",
-    "ReportEntry",
     "Ruleset",
     "RulesetError",
     "SessionConflict",
-    "SessionReport",
-    "SimilarIssue",
     "StaticMatcher",
     "Status",
-    "Thresholds",
     "TrackError",
     "Tracker",
-    "TrackerConfig",
-    "TransitionEntry",
-    "bundled_rulesets",
     "default_ruleset",
     "is_positive",
     "issue_id",
     "issue_key",
-    "issue_tokens",
     "load_ruleset",
-    "normalize_issue_text",
-    "parse_insights",
     "parse_ruleset",
-    "rebuild",
-    "similarity",
-    "strip_label",
-    "tokens_match",
-    "transition",
 ]

@@ -16,13 +16,13 @@ Everything runs on a throw-away SQLite database through the public :class:`Track
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sadame._datafile import DataFileError, read_jsonl
 from sadame.track._errors import TrackError
 from sadame.track._ruleset import Ruleset, default_ruleset, is_positive, issue_id, issue_key
 from sadame.track._tracker import Tracker
@@ -69,16 +69,10 @@ class TrackEvalReport:
 
 def _lines(path: Path, fields: dict[str, type]) -> Iterator[dict[str, Any]]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackEvalError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    for n, line in enumerate(text.splitlines()[:_MAX_LINES], 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TrackEvalError(f"{path}:{n}: not JSON: {exc.msg}") from None
+        rows = [(n, row) for n, row in read_jsonl(path) if n <= _MAX_LINES]
+    except DataFileError as exc:
+        raise TrackEvalError(str(exc)) from None
+    for n, row in rows:
         if not isinstance(row, dict) or any(not isinstance(row.get(k), t) for k, t in fields.items()):
             raise TrackEvalError(f"{path}:{n}: needs {', '.join(f'{k} ({t.__name__})' for k, t in fields.items())}")
         yield row

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sadame.lang import Token, analyze, negations_after
+from sadame.lang import Token, analyze
 from sadame.lang._findings import praise_is_negated
+from sadame.lang._polarity import negations_after
 
 __all__ = ["SUBJECT_SEPARATOR", "clean_markup", "is_praise", "negative_is_resolved", "subject_of"]
 

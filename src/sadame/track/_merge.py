@@ -32,7 +32,8 @@ def merge_into(tx: Transaction, target_id: str, source_ids: Sequence[str], *, ac
     K, D = KEYS, DETECTIONS
     target = tx.get(target_id)
     if target["merged_into"] is not None:
-        raise MergeError(f"target {target_id} was itself merged into {target['merged_into']}")
+        raise MergeError(f"target {target_id} was itself merged into {target['merged_into']}",
+                         japanese=f"統合先の課題 {target_id[:12]} は、すでに別の課題に統合されています")
     sources = list(dict.fromkeys(source_ids))
     if not sources:
         raise MergeError("nothing to merge: give at least one source issue")
@@ -41,7 +42,8 @@ def merge_into(tx: Transaction, target_id: str, source_ids: Sequence[str], *, ac
     for sid in sources:
         src = tx.get(sid)
         if src["merged_into"] is not None:
-            raise MergeError(f"issue {sid} is already merged into {src['merged_into']}")
+            raise MergeError(f"issue {sid} is already merged into {src['merged_into']}",
+                             japanese=f"課題 {sid[:12]} は、すでに {src['merged_into'][:12]} に統合されています")
     for sid in sources:
         src = tx.get(sid)
         keys = [dict(r) for r in tx.conn.execute(

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from sadame.lang import content_terms
+from sadame.lang._findings import content_terms
 from sadame.normalize import normalize
 from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, subject_of
 from sadame.track._ruleset import Ruleset, is_positive, issue_key, strip_label

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from sadame.normalize import JS_WHITESPACE, NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
+from sadame._datafile import MAX_BYTES, DataFileError, parse_bytes
+from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
+from sadame.normalize._flags import JS_WHITESPACE
 from sadame.track._errors import RulesetError
 from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, is_praise, subject_of
 
@@ -321,23 +321,32 @@ def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
-    """Load a ruleset YAML (or JSON) file; a bare name loads a bundled ruleset."""
+    """Load a ruleset YAML (or JSON) file; a bare name loads a bundled ruleset.
+
+    The file goes through the one data-file loader (:mod:`sadame._datafile`): duplicate keys,
+    tabs, anchors, an empty file, deep nesting and huge integers are refused with the line.
+    """
     p = Path(path)
     if not p.exists() and isinstance(path, str) and "/" not in path and not path.endswith((".yaml", ".yml")):
         bundled = _RULESET_DIR / f"{path}.yaml"
         if bundled.is_file():
-            return parse_ruleset(yaml.safe_load(bundled.read_text(encoding="utf-8")), source=path)
+            return parse_ruleset(_load(bundled, path), source=path)
+    return parse_ruleset(_load(p, str(path)), source=str(path))
+
+
+def _load(path: Path, source: str) -> object:
     try:
-        text = p.read_text(encoding="utf-8")
+        return parse_bytes(_read(path, source), file=source, suffix=path.suffix, floats=True)
+    except DataFileError as exc:
+        raise RulesetError(str(exc)) from None
+
+
+def _read(path: Path, source: str) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise RulesetError(f"{path}: cannot read ruleset: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RulesetError(f"{path}: ruleset is not UTF-8 text") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise RulesetError(f"{path}: not valid YAML: {exc}") from None
-    return parse_ruleset(data, source=str(path))
+        raise RulesetError(f"{source}: cannot read ruleset: {exc.strerror or exc}") from None
 
 
 _DEFAULT: Ruleset | None = None

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from sadame.lang import content_terms
+from sadame.lang._findings import content_terms
 from sadame.normalize import normalize
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._transaction import DETECTIONS, ISSUES

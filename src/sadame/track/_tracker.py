@@ -293,7 +293,8 @@ class Tracker:
             issue = tx.get(full)
             if issue["merged_into"] is not None:
                 raise MergeError(f"issue {full} was merged into {issue['merged_into']}; act on that issue "
-                                 "or unmerge first")
+                                 "or unmerge first", japanese=f"この課題は {issue['merged_into'][:12]} に統合"
+                                 "されています。統合先の課題を操作するか、先に統合を解除してください")
             tx.apply(full, ev, actor=actor, reason=reason or f"{ev.value} by {actor}")
             issue["clock_seq"] = max(issue["clock_seq"], tx.last_seq)  # misses count from now on
             return issue_view(issue)

@@ -12,10 +12,13 @@ tracker API keys with ``sadame web create-key --tenant NAME`` (or :mod:`sadame.w
 from __future__ import annotations
 
 from sadame.web._app import create_app
-from sadame.web._serve import default_workers, settings_from_env
 from sadame.web._serve import serve as serve
 from sadame.web._settings import WebSettings
 
 # What a user calls to run the service. Key and session administration is
 # :mod:`sadame.web.admin`; the stores and the game service are internals.
-__all__ = ["WebSettings", "create_app", "default_workers", "serve", "settings_from_env"]
+__all__ = [
+    "WebSettings",
+    "create_app",
+    "serve",
+]

@@ -21,13 +21,16 @@ from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from sadame._errors import SadameError
 from sadame.web._models import WebClientBudget
 
 __all__ = ["BudgetExhausted", "client_id", "consume_budget", "purge_budgets"]
 
 
-class BudgetExhausted(ValueError):
+class BudgetExhausted(SadameError, ValueError):
     """The client used up a budget for the current window (HTTP 429)."""
+
+    http_status, code, message_ja = 429, "budget_exhausted", "上限に達しました。時間をおいてお試しください"
 
 
 def client_id(host: str | None) -> str:

@@ -4,11 +4,16 @@ Exception map (most specific first)::
 
     RequestValidationError      -> 422  (wrong types, missing fields, malformed JSON)
     BodyTooLarge (middleware)   -> 413
-    BudgetExhausted             -> 429  (a client's budget for the window is spent)
-    UnknownPuzzle / IssueNotFound / LookupError -> 404
-    GameError / IllegalTransition              -> 409
+    SadameError                 -> its own ``http_status`` and ``code`` (404 for a missing issue
+                                   or puzzle, 409 for a move the state forbids, 429 for a spent
+                                   budget ...: see :mod:`sadame._errors`)
+    other LookupError           -> 404
     other ValueError / TypeError (bad text ...) -> 400
-    anything else                               -> 500 (a bug: the fuzz tests look for these)
+    anything else               -> 500 (a bug: the fuzz tests look for these)
+
+:func:`present` is the one place that turns an exception into (status, code, message,
+Japanese message): the API's JSON body and the dashboard's Japanese error page both use it,
+so they always agree. No code matches class names.
 
 Validation errors never echo the offending input back: it may be a megabyte of
 text or contain lone surrogates that cannot be encoded.
@@ -27,8 +32,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sadame.judge.game import GameError, UnknownPuzzle
-from sadame.web._budget import BudgetExhausted
+from sadame._errors import SadameError
+from sadame.web._present import present
 from sadame.web._security import FORM_NUL_MESSAGE, refusal
 
 __all__ = ["BodySizeLimit", "SafeJSONResponse", "install_error_handlers"]
@@ -97,41 +102,12 @@ def install_error_handlers(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
-    @app.exception_handler(UnknownPuzzle)
-    async def _puzzle_missing(_request: Request, exc: UnknownPuzzle) -> SafeJSONResponse:
-        return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
+    async def _library(_request: Request, exc: Exception) -> SafeJSONResponse:
+        found = present(exc)
+        return _error(found.status, found.code, found.message, message_ja=found.japanese)
 
-    @app.exception_handler(BudgetExhausted)
-    async def _budget(_request: Request, exc: BudgetExhausted) -> SafeJSONResponse:
-        return _error(429, "budget_exhausted", str(exc))
-
-    @app.exception_handler(GameError)
-    async def _game(_request: Request, exc: GameError) -> SafeJSONResponse:
-        return _error(409, "game_error", str(exc))
-
-    @app.exception_handler(ValueError)
-    async def _value(_request: Request, exc: ValueError) -> SafeJSONResponse:
-        return _error(*_classify(exc))
-
-    @app.exception_handler(LookupError)
-    async def _lookup(_request: Request, exc: LookupError) -> SafeJSONResponse:
-        return _error(*_classify(exc))
-
-    @app.exception_handler(TypeError)
-    async def _type(_request: Request, exc: TypeError) -> SafeJSONResponse:
-        return _error(400, "bad_request", str(exc))
-
-
-def _classify(exc: Exception) -> tuple[int, str, str]:
-    """Status and error code for a library exception, by its class name (the tracker's
-    error types are matched by name so this module does not import the tracker)."""
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
-    if "IssueNotFound" in names or isinstance(exc, LookupError):
-        return 404, "not_found", message
-    if "IllegalTransition" in names:
-        return 409, "illegal_transition", message
-    return 400, "bad_request", message
+    for kind in (SadameError, ValueError, LookupError, TypeError):
+        app.add_exception_handler(kind, _library)
 
 
 def _form_with_nul(scope: Scope, body: bytes) -> bool:

@@ -16,9 +16,14 @@ from sqlalchemy import Engine
 
 from sadame.db import make_engine, upgrade
 from sadame.web._settings import WebSettings
-from sadame.web._store import CreatedKey, GameStore, KeyStore, TenantNameError
+from sadame.web._store import CreatedKey, GameStore, KeyStore
 
-__all__ = ["CreatedKey", "TenantNameError", "create_key", "list_keys", "purge_sessions", "revoke_key"]
+__all__ = [
+    "create_key",
+    "list_keys",
+    "purge_sessions",
+    "revoke_key",
+]
 
 T = TypeVar("T")
 
@@ -38,7 +43,7 @@ def _with_keys(db_url: str | None, action: Callable[[KeyStore], T]) -> T:
         return action(KeyStore(engine))
 
 
-def create_key(tenant: str, db_url: str | None = None) -> CreatedKey:
+def create_key(db_url: str | None = None, *, tenant: str) -> CreatedKey:
     """Create a tracker API key for ``tenant`` (and the tenant itself when new).
 
     The key is returned once and stored only as its SHA-256; a bad tenant name is a
@@ -52,14 +57,14 @@ def list_keys(db_url: str | None = None) -> list[dict[str, Any]]:
     return _with_keys(db_url, KeyStore.list_keys)
 
 
-def revoke_key(prefix: str, db_url: str | None = None) -> int:
+def revoke_key(db_url: str | None = None, *, prefix: str) -> int:
     """Revoke the active key that ``prefix`` names (the full key or an unambiguous prefix of at
     least 8 characters) and end its dashboard sessions; the number revoked (0 or 1).
     An ambiguous or too short prefix is a ``ValueError``."""
     return _with_keys(db_url, lambda keys: keys.revoke(prefix))
 
 
-def purge_sessions(db_url: str | None = None, anonymous_ttl: int | None = None) -> dict[str, int]:
+def purge_sessions(db_url: str | None = None, *, anonymous_ttl: int | None = None) -> dict[str, int]:
     """Delete browser sessions idle longer than ``anonymous_ttl`` seconds (default: the
     settings' 30 days) with their game states, and client budgets whose window is over."""
     settings = WebSettings(judge_fallback=None)

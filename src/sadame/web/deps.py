@@ -7,6 +7,8 @@
 * :data:`Client` — the stored identity of the client address (for per-client budgets).
 * :data:`QuoteSlot` — one of the process's ``WebSettings.quote_slots`` quote-check slots.
 * :data:`Tenant` — the tenant of the ``Authorization: Bearer <key>`` API key (401 otherwise).
+* :data:`PresetName` — a preset of the contract's registry (:data:`sadame.normalize.PRESETS`);
+  the schema's ``enum`` is the registry's names, so no route types its own list.
 * :data:`Text` and friends — request strings without NUL characters or lone
   surrogates (neither survives a round trip through PostgreSQL or UTF-8).
 """
@@ -18,17 +20,21 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, WithJsonSchema
 
+from sadame.normalize import CONTRACT_VERSION, PRESETS
+from sadame.normalize._presets import FEATURE_DEFAULTS
 from sadame.web._budget import client_id
 from sadame.web._context import WebContext
 
 __all__ = [
     "COOKIE_NAME",
+    "QUOTE_DEFAULT",
     "BrowserCookie",
     "Client",
     "Ctx",
     "Identifier",
+    "PresetName",
     "QuoteSlot",
     "ShortText",
     "Tenant",
@@ -55,6 +61,21 @@ def clean_text(value: str) -> str:
 Text = Annotated[str, AfterValidator(clean_text), Field(max_length=500_000)]
 ShortText = Annotated[str, AfterValidator(clean_text), Field(max_length=2_000)]
 Identifier = Annotated[str, AfterValidator(clean_text), Field(min_length=1, max_length=200)]
+
+
+def known_preset(value: str) -> str:
+    """``value`` when it names a preset of the registry (:data:`sadame.normalize.PRESETS`)."""
+    if value not in PRESETS:
+        raise ValueError(f"unknown preset {value!r}: choose one of {', '.join(PRESETS)}")
+    return value
+
+
+#: The quote checker's preset when a request names none (the contract's quote default).
+QUOTE_DEFAULT = FEATURE_DEFAULTS[f"nc{CONTRACT_VERSION}"]["quote"]
+
+PresetName = Annotated[
+    str, AfterValidator(known_preset), WithJsonSchema({"type": "string", "enum": list(PRESETS)})
+]
 
 
 def get_ctx(request: Request) -> WebContext:

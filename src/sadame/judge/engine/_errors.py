@@ -12,11 +12,15 @@ Hierarchy::
 
 from __future__ import annotations
 
+from sadame._errors import SadameError
+
 __all__ = ["GameError", "GameFinished", "JudgeError", "TableError", "UnknownPuzzle"]
 
 
-class JudgeError(ValueError):
+class JudgeError(SadameError, ValueError):
     """Base class of every error sadame.judge raises on purpose."""
+
+    message_ja = "判定できませんでした"
 
 
 class TableError(JudgeError):
@@ -25,6 +29,8 @@ class TableError(JudgeError):
     The message names the file, the puzzle (for packs), the rule (index and id)
     and the field, so an author can go straight to the line to fix.
     """
+
+    code, message_ja = "invalid_table", "ルール表または問題集を読み込めません"
 
     def __init__(
         self,
@@ -75,11 +81,15 @@ class TableError(JudgeError):
 class UnknownPuzzle(JudgeError, LookupError):
     """A puzzle id the pack does not contain."""
 
+    http_status, code, message_ja = 404, "not_found", "その問題は見つかりません"
+
 
 class GameError(JudgeError):
     """A move the puzzle game does not accept: an empty question, too many questions,
     no hint left, replaying a game still in progress ... The message is Japanese and
     meant for the player (the terminal prints it, the web shows it)."""
+
+    http_status, code, message_ja = 409, "game_error", "その操作は今はできません"
 
 
 class GameFinished(GameError):

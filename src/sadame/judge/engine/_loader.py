@@ -21,8 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 import jsonschema
-import yaml
 
+from sadame._datafile import MAX_BYTES, DataFileError, parse_bytes
 from sadame.judge.engine._errors import TableError
 from sadame.judge.engine._model import (
     AnswerExample,
@@ -53,9 +53,8 @@ __all__ = [
     "table_schema",
 ]
 
-#: Files larger than this are refused before parsing (32 MiB: a 100,000-rule table with
-#: ids is about 9.4 MB of YAML, see benchmarks/pack_load.py).
-MAX_TABLE_BYTES = 32 * 1024 * 1024
+#: Files larger than this are refused before parsing (the data-file loader's limit).
+MAX_TABLE_BYTES = MAX_BYTES
 TABLE_FORMAT = "sadame.rules/1"
 PACK_FORMAT = "sadame.puzzles/1"
 #: Format 2: format 1 plus ``matching`` (natural | seed), ``synonyms``, ``questions``,
@@ -79,126 +78,15 @@ _MIN_ANSWER_CHARS = 200
 _PRESET = "judge"
 
 
-# --------------------------------------------------------------------------- YAML
-
-
-class _Strict:
-    """What both strict loaders add: no duplicate keys, only plain scalar keys."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[object] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)  # type: ignore[attr-defined]
-            try:
-                duplicate = key in seen
-            except TypeError:
-                raise yaml.MarkedYAMLError(
-                    None, None, "mapping keys must be plain scalars", key_node.start_mark
-                ) from None
-            if duplicate:
-                raise yaml.MarkedYAMLError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
-        return mapping
-
-
-class _StrictLoader(_Strict, yaml.SafeLoader):
-    """SafeLoader that refuses aliases/anchors (no YAML bombs) and duplicate keys,
-    and resolves only YAML 1.2 core scalars: ``YES``/``NO``/``on`` stay strings,
-    ``true``/``false`` are booleans, decimal integers are ints, no floats or dates."""
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            mark = event.start_mark
-            raise yaml.MarkedYAMLError(
-                None, None, "YAML anchors and aliases (&name / *name) are not allowed", mark
-            )
-        return super().compose_node(parent, index)
-
-
-_CSafeLoader: type | None = getattr(yaml, "CSafeLoader", None)  # None without libyaml
-
-
-def _strict_c_loader() -> type | None:
-    """The same loader on libyaml's parser (about 8x faster), when libyaml is there.
-
-    libyaml composes nodes in C, so it cannot refuse an anchor as it meets one:
-    :func:`_load_yaml` only uses it for texts without ``&`` and ``*``, which therefore
-    contain neither anchors nor aliases; everything else is the same (constructor,
-    resolvers, duplicate keys).
-    """
-    if _CSafeLoader is None:
-        return None
-    return type("_StrictCLoader", (_Strict, _CSafeLoader), {})
-
-
-def _core_resolvers(loader: type) -> None:
-    loader.yaml_implicit_resolvers = {}  # type: ignore[attr-defined]
-    loader.add_implicit_resolver(  # type: ignore[attr-defined]
-        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-    )
-    loader.add_implicit_resolver(  # type: ignore[attr-defined]
-        "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
-    )
-    loader.add_implicit_resolver(  # type: ignore[attr-defined]
-        "tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"), list("-+0123456789")
-    )
-
-
-_StrictCLoader = _strict_c_loader()
-for _loader in (_StrictLoader, _StrictCLoader):
-    if _loader is not None:
-        _core_resolvers(_loader)
-
-
-def _load_yaml(text: str) -> object:
-    """Parse YAML strictly: on libyaml when the text cannot hold an anchor or alias."""
-    if _StrictCLoader is not None and "&" not in text and "*" not in text:
-        return yaml.load(text, Loader=_StrictCLoader)
-    return yaml.load(text, Loader=_StrictLoader)
+# --------------------------------------------------------------------------- parse
 
 
 def _parse_bytes(raw: bytes, file: str, suffix: str) -> object:
-    if len(raw) > MAX_TABLE_BYTES:
-        raise TableError(f"file is {len(raw):,} bytes; the limit is {MAX_TABLE_BYTES:,}", file=file)
+    """The one data-file loader (:mod:`sadame._datafile`), its error as a :class:`TableError`."""
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TableError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
-    try:
-        if suffix == ".json":
-            return json.loads(text, object_pairs_hook=_json_object)
-        return _load_yaml(text)
-    except TableError as exc:
-        raise TableError(exc.message, file=file) from None
-    except json.JSONDecodeError as exc:
-        raise TableError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=file) from None
-    except yaml.YAMLError as exc:
-        raise TableError(f"invalid YAML: {_yaml_message(exc)}", file=file) from None
-    except RecursionError:
-        raise TableError("document is nested too deeply", file=file) from None
-
-
-def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise TableError(f"invalid JSON: duplicate key {key!r}")
-        result[key] = value
-    return result
-
-
-def _yaml_message(exc: yaml.YAMLError) -> str:
-    if isinstance(exc, yaml.MarkedYAMLError):
-        problem = exc.problem or exc.context or "syntax error"
-        mark = exc.problem_mark or exc.context_mark
-        if mark is not None:
-            return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
-        return str(problem)
-    return str(exc)
+        return parse_bytes(raw, file=file, suffix=suffix, max_bytes=MAX_TABLE_BYTES)
+    except DataFileError as exc:
+        raise TableError(exc.detail, file=file) from None
 
 
 # --------------------------------------------------------------------------- schema

@@ -49,7 +49,8 @@ from typing import Literal
 import ahocorasick
 
 from sadame.judge.engine._model import Rule, RuleTable
-from sadame.lang import Polarity, Token, analyze, is_wh_question, question_polarity
+from sadame.lang import Token, analyze
+from sadame.lang._question import Polarity, is_wh_question, question_polarity
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 
 __all__ = ["DEFAULT_POLICY", "POLICIES", "NaturalHit", "NaturalOutcome", "natural_analysis", "natural_match"]

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
 from sadame.normalize import explain, normalize
-from sadame.web.deps import Text
+from sadame.web.deps import PresetName, Text
 
 __all__ = ["NormalizeRequest", "router"]
 
 router = APIRouter(tags=["normalize"])
 
-Preset = Literal["judge", "decoration", "numeric", "issue"]
-
-
 class NormalizeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Text
-    preset: Preset = "judge"
+    preset: PresetName = "judge"
     explain: bool = False
 
 
@@ -33,7 +30,7 @@ class NormalizeStep(BaseModel):
 
 class NormalizeResponse(BaseModel):
     text: str
-    preset: str
+    preset: PresetName
     result: str
     steps: list[NormalizeStep] | None = None
 

@@ -6,11 +6,12 @@ Nothing here returns the truth or the rules of an unfinished puzzle (see
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Cookie, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from sadame.judge.game import GameStatus
 from sadame.web.deps import COOKIE_NAME, BrowserCookie, Client, Ctx, ShortText
 
 __all__ = ["AnswerRequest", "AskRequest", "router"]
@@ -19,10 +20,6 @@ router = APIRouter(prefix="/puzzles", tags=["puzzles"])
 
 #: The session cookie as sent (reads never create a session).
 SentCookie = Annotated[str | None, Cookie(alias=COOKIE_NAME, include_in_schema=False)]
-
-
-#: The statuses the list can be filtered by.
-StatusFilter = Literal["unplayed", "in_progress", "solved", "gave_up"]
 
 
 class AskRequest(BaseModel):
@@ -124,7 +121,7 @@ class PackListing(BaseModel):
 
 @router.get("", response_model=list[PackListing])
 def list_puzzles(ctx: Ctx, cookie: SentCookie = None, pack: Annotated[str | None, Query(max_length=100)] = None,
-                 status: Annotated[StatusFilter | None, Query()] = None) -> list[dict[str, Any]]:
+                 status: Annotated[GameStatus | None, Query()] = None) -> list[dict[str, Any]]:
     """Every pack (or only ``pack``) and its puzzles with difficulty and this browser's progress;
     ``status`` keeps only ``unplayed`` / ``in_progress`` / ``solved`` / ``gave_up`` puzzles."""
     return ctx.game.listing(cookie, pack, status)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from sadame.judge import Judge, bundled_names, bundled_table
 from sadame.web.deps import ShortText
+from sadame.web.schemas.tables import TableListing, TableVerdict
 
 __all__ = ["TableQuestion", "router"]
 
@@ -39,7 +40,7 @@ def _judge(name: str) -> Judge:
         return judge
 
 
-@router.get("")
+@router.get("", response_model=list[TableListing])
 def list_tables() -> list[dict[str, Any]]:
     """The bundled rule tables with their answer sets and versions."""
     tables = []
@@ -50,7 +51,7 @@ def list_tables() -> list[dict[str, Any]]:
     return tables
 
 
-@router.post("/{name}/judge")
+@router.post("/{name}/judge", response_model=TableVerdict)
 def judge(name: str, body: TableQuestion) -> dict[str, object]:
     """The verdict of the first matching rule (``UNKNOWN`` with source ``none`` when none matches)."""
     return _judge(name).ask(body.question).to_dict()

@@ -8,20 +8,19 @@ change another tenant's users, even with the same user ids.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from sadame.track import SessionConflict
-from sadame.web._convert import to_jsonable
+from sadame.track import Status
 from sadame.web.deps import Ctx, Identifier, ShortText, Tenant, clean_text
+from sadame.web.schemas.track import IssueDetail, IssueView, SessionReport, SimilarIssue, TimelinePoint
 
 __all__ = ["IngestRequest", "MergeRequest", "TransitionRequest", "router"]
 
 router = APIRouter(prefix="/track", tags=["track"])
 
-Status = Literal["candidate", "open", "resolved", "ignored", "expired"]
 Key = Annotated[str, AfterValidator(clean_text), Field(min_length=1, max_length=100)]
 Scalar = Annotated[str, AfterValidator(clean_text), Field(max_length=2_000)] | int | float | bool | None
 Insight = ShortText | dict[Key, Scalar]
@@ -62,81 +61,75 @@ def _checked_path(value: str) -> str:
     return clean_text(value)
 
 
-@router.post("/ingest")
-def ingest(body: IngestRequest, ctx: Ctx, tenant: Tenant) -> Any:
+@router.post("/ingest", response_model=SessionReport)
+def ingest(body: IngestRequest, ctx: Ctx, tenant: Tenant) -> SessionReport:
     """Ingest one session's findings; the same (user, session) twice changes nothing the second time."""
-    try:
-        report = ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
-    except SessionConflict as exc:
-        raise HTTPException(status_code=409, detail=str(exc)) from None
-    return to_jsonable(report)
+    return ctx.tracker(tenant).ingest(body.user_id, body.session_id, body.insights, at=body.at)
 
 
-@router.get("/users")
-def users(ctx: Ctx, tenant: Tenant) -> Any:
+@router.get("/users", response_model=list[str])
+def users(ctx: Ctx, tenant: Tenant) -> list[str]:
     """Users of this tenant that have issues."""
-    return to_jsonable(ctx.tracker(tenant).users())
+    return ctx.tracker(tenant).users()
 
 
-@router.get("/users/{user_id}/issues")
+@router.get("/users/{user_id}/issues", response_model=list[IssueView])
 def list_issues(
     user_id: UserPath, ctx: Ctx, tenant: Tenant, status: Annotated[Status | None, Query()] = None
-) -> Any:
+) -> list[IssueView]:
     """A user's issues, optionally of one status."""
-    return to_jsonable(ctx.tracker(tenant).list_issues(_checked_path(user_id), status=status))
+    return ctx.tracker(tenant).list_issues(_checked_path(user_id), status=status)
 
 
-@router.get("/users/{user_id}/issues/{issue_id}")
-def show_issue(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> Any:
+@router.get("/users/{user_id}/issues/{issue_id}", response_model=IssueDetail)
+def show_issue(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> IssueDetail:
     """One issue with its detections and its event history."""
-    return to_jsonable(ctx.tracker(tenant).show(_checked_path(user_id), _checked_path(issue_id)))
+    return ctx.tracker(tenant).show(_checked_path(user_id), _checked_path(issue_id))
 
 
-@router.get("/users/{user_id}/timeline")
-def timeline(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> Any:
+@router.get("/users/{user_id}/timeline", response_model=list[TimelinePoint])
+def timeline(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> list[dict[str, Any]]:
     """Per session: new, open, resolved issues and regressions (what the dashboard chart draws)."""
-    return to_jsonable(ctx.tracker(tenant).timeline(_checked_path(user_id)))
+    return ctx.tracker(tenant).timeline(_checked_path(user_id))
 
 
-@router.post("/users/{user_id}/issues/{issue_id}/ignore")
-def ignore(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> Any:
+@router.post("/users/{user_id}/issues/{issue_id}/ignore", response_model=IssueDetail)
+def ignore(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> IssueDetail:
     """Ignore an issue (sticky: later detections are recorded, the status stays)."""
     tracker = ctx.tracker(tenant)
     tracker.ignore(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant), reason=body.reason)
-    return to_jsonable(tracker.show(user_id, issue_id))
+    return tracker.show(user_id, issue_id)
 
 
-@router.post("/users/{user_id}/issues/{issue_id}/reopen")
-def reopen(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> Any:
+@router.post("/users/{user_id}/issues/{issue_id}/reopen", response_model=IssueDetail)
+def reopen(user_id: UserPath, issue_id: IssuePath, body: TransitionRequest, ctx: Ctx, tenant: Tenant) -> IssueDetail:
     """Reopen an ignored or resolved issue."""
     tracker = ctx.tracker(tenant)
     tracker.reopen(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant), reason=body.reason)
-    return to_jsonable(tracker.show(user_id, issue_id))
+    return tracker.show(user_id, issue_id)
 
 
-@router.post("/users/{user_id}/merge")
-def merge(user_id: UserPath, body: MergeRequest, ctx: Ctx, tenant: Tenant) -> Any:
+@router.post("/users/{user_id}/merge", response_model=IssueView)
+def merge(user_id: UserPath, body: MergeRequest, ctx: Ctx, tenant: Tenant) -> IssueView:
     """Merge ``source_ids`` into ``target_id`` (undo with unmerge)."""
-    result = ctx.tracker(tenant).merge(_checked_path(user_id), body.target_id, list(body.source_ids),
-                                       actor=_actor(tenant))
-    return to_jsonable(result)
+    return ctx.tracker(tenant).merge(_checked_path(user_id), body.target_id, list(body.source_ids),
+                                     actor=_actor(tenant))
 
 
-@router.post("/users/{user_id}/issues/{issue_id}/unmerge")
-def unmerge(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> Any:
+@router.post("/users/{user_id}/issues/{issue_id}/unmerge", response_model=list[IssueView])
+def unmerge(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant) -> list[IssueView]:
     """Restore the issues merged into this one, exactly as they were."""
-    result = ctx.tracker(tenant).unmerge(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant))
-    return to_jsonable(result)
+    return ctx.tracker(tenant).unmerge(_checked_path(user_id), _checked_path(issue_id), actor=_actor(tenant))
 
 
-@router.get("/users/{user_id}/issues/{issue_id}/similar")
+@router.get("/users/{user_id}/issues/{issue_id}/similar", response_model=list[SimilarIssue])
 def similar(user_id: UserPath, issue_id: IssuePath, ctx: Ctx, tenant: Tenant,
-            limit: Annotated[int, Query(ge=1, le=50)] = 5) -> Any:
+            limit: Annotated[int, Query(ge=1, le=50)] = 5) -> list[SimilarIssue]:
     """The user's issues most similar to this one, with a score (suggestions: nothing is merged)."""
-    return to_jsonable(ctx.tracker(tenant).similar(_checked_path(user_id), _checked_path(issue_id), limit=limit))
+    return ctx.tracker(tenant).similar(_checked_path(user_id), _checked_path(issue_id), limit=limit)
 
 
-@router.delete("/users/{user_id}")
-def delete_user(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> Any:
+@router.delete("/users/{user_id}", response_model=dict[str, int])
+def delete_user(user_id: UserPath, ctx: Ctx, tenant: Tenant) -> dict[str, int]:
     """Erase every finding, issue and event of this user (logged as a tenant event without content)."""
-    return to_jsonable(ctx.tracker(tenant).delete_user(_checked_path(user_id), actor=_actor(tenant)))
+    return ctx.tracker(tenant).delete_user(_checked_path(user_id), actor=_actor(tenant))

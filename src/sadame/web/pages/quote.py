@@ -11,16 +11,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
 
+from sadame.normalize import PRESETS
 from sadame.quote import check_output
-from sadame.web.deps import Ctx, QuoteSlot, clean_text
+from sadame.web.deps import QUOTE_DEFAULT, Ctx, QuoteSlot, clean_text
 from sadame.web.pages._common import render
 
-__all__ = ["router"]
+__all__ = ["PRESET_LABELS", "router"]
 
 router = APIRouter()
 
-#: Presets offered, with what each one ignores, in Japanese.
-_PRESETS: dict[str, str] = {
+#: What each preset of the registry ignores, in Japanese (a test checks one line per preset).
+PRESET_LABELS: dict[str, str] = {
     "quote": "引用（既定）: Markdown の装飾、全角・半角、改行や和文まわりの空白、「、」「，」「,」の違い、"
     "コロンの後の空白、引用全体を囲む「」を無視します。英単語の間の空白は区別します。",
     "decoration": "装飾のみ（以前の既定）: Markdown の装飾と全角・半角の違いを無視し、空白は 1 つにまとめます。",
@@ -28,6 +29,8 @@ _PRESETS: dict[str, str] = {
     "judge": "判定用（ゆるい）: 大文字・小文字、カタカナ・ひらがな、句読点と空白の違いも無視します。",
     "issue": "課題キー用: 句読点を空白に置き換え、小文字にそろえます。",
 }
+#: The presets offered: the registry's, in its order, the quote default first.
+_PRESETS: dict[str, str] = {name: PRESET_LABELS[name] for name in sorted(PRESETS, key=lambda n: n != QUOTE_DEFAULT)}
 _STATUS = {"exact": "完全一致", "normalized": "表記ゆれを除いて一致", "fuzzy": "近似（未確認）",
            "missing": "原文にありません", "invalid": "確認できません"}
 _CATEGORY = {"money": "金額", "count": "人数・件数", "percent": "割合", "date": "日付", "duration": "時間",
@@ -42,12 +45,12 @@ def _context(source: str, output: str, preset: str) -> dict[str, Any]:
 
 @router.get("/quote", response_class=HTMLResponse)
 def quote_page(request: Request, ctx: Ctx) -> HTMLResponse:
-    return render(request, None, "quote.html", _context("", "", "quote"))
+    return render(request, None, "quote.html", _context("", "", QUOTE_DEFAULT))
 
 
 @router.post("/quote", response_class=HTMLResponse)
 def quote_check(request: Request, ctx: Ctx, _slot: QuoteSlot, source: Annotated[str, Form()] = "",
-                output: Annotated[str, Form()] = "", preset: Annotated[str, Form()] = "quote") -> HTMLResponse:
+                output: Annotated[str, Form()] = "", preset: Annotated[str, Form()] = QUOTE_DEFAULT) -> HTMLResponse:
     # HTML forms always submit textarea line breaks as CRLF (HTML spec); undo that transport
     # detail so offsets refer to the text the user pasted. The JSON API takes text as is.
     source = source.replace("\r\n", "\n")

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from sadame.web._chart import SESSION_SERIES, TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
+from sadame.web._present import present
 from sadame.web.deps import Ctx
 from sadame.web.pages._common import Browser, redirect, render
 from sadame.web.pages._tracker_view import (
@@ -81,10 +82,9 @@ def _user_url(user_id: str) -> str:
 
 
 def _failure(request: Request, browser: Browser, exc: Exception) -> HTMLResponse:
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    status = 404 if "IssueNotFound" in names else 409 if names & {"IllegalTransition", "MergeError"} else 400
-    message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
-    return render(request, browser, "error.html", {"message": message}, status=status)
+    """The error page: the same status as the API gives for ``exc``, in Japanese."""
+    found = present(exc)
+    return render(request, browser, "error.html", {"message": found.japanese}, status=found.status)
 
 
 PAGE_SIZE = 50
