@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import sadame
-from sadame.normalize import PRESETS, normalize
+from sadame.normalize import PRESETS, normalize, probe_corpus
 
 DATA = Path(__file__).parent / "data"
 CASES = json.loads((DATA / "presets.json").read_text(encoding="utf-8"))
@@ -37,10 +37,16 @@ def test_every_preset_has_golden_cases() -> None:
     assert set(NEGATIVE) == set(PRESETS)
 
 
-def test_module_is_callable_and_keeps_its_attributes() -> None:
+def test_sadame_normalize_is_the_function_and_the_package_keeps_its_names() -> None:
+    import importlib
+    import types
+
+    assert sadame.normalize is normalize
+    assert isinstance(sadame.normalize, types.FunctionType)
     assert sadame.normalize("ｷｬｯｼｭ？", preset="judge") == "きゃっしゅ"
-    assert sadame.normalize.fingerprint().startswith("nc")
-    assert sadame.normalize.normalize is normalize
+    package = importlib.import_module("sadame.normalize")
+    assert package.normalize is normalize
+    assert package.fingerprint().startswith("nc")
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -50,7 +56,7 @@ def test_presets_are_idempotent_on_the_probe_corpus(preset: str) -> None:
     # strip Markdown only probes without Markdown delimiters are checked.
     markdown = PRESETS[preset].markdown_strip
     checked = 0
-    for text in sadame.normalize.probe_corpus():
+    for text in probe_corpus():
         if markdown and any(c in text for c in "*_`~[>#"):
             continue
         once = normalize(text, preset=preset)

@@ -56,7 +56,8 @@ def explain_command(text: str | None, preset: str, as_json: bool) -> None:
     invoke_without_command=True,
     epilog="Example:\n\n    sadame contract --json\n    sadame contract diff --from decoration --to quote cases.jsonl",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print versions and per-preset digests as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print versions, per-preset digests and the analyzer's versions (SudachiPy, dictionary) as JSON.")
 @click.pass_context
 def contract_command(ctx: click.Context, as_json: bool) -> None:
     """Print the contract fingerprint: equal fingerprints normalize identically."""
@@ -64,7 +65,10 @@ def contract_command(ctx: click.Context, as_json: bool) -> None:
         return
     info = contract_info()
     if as_json:
-        echo_json(info.to_dict())
+        from sadame.lang import analyzer_versions  # only here: `sadame normalize` stays light
+
+        # Natural mode and the tracker's meaning also depend on the analyzer and its dictionary.
+        echo_json({**info.to_dict(), "analyzer": analyzer_versions()})
     else:
         click.echo(info.fingerprint)
 

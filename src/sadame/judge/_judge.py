@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from sadame.judge._engine import compile_table, normalize_question
-from sadame.judge._model import Puzzle, RuleTable
+from sadame.judge._model import Puzzle, PuzzlePack, RuleTable
 from sadame.judge._natural import DEFAULT_POLICY, Policy, natural_match
 
 __all__ = [
@@ -126,6 +126,14 @@ def _unknown(reason: str | None, source: JudgeSource = "none") -> JudgeResult:
     return JudgeResult(UNKNOWN, MISS_NOTE, source, reason=reason)
 
 
+def _only_puzzle(pack: PuzzlePack) -> Puzzle:
+    if len(pack.puzzles) != 1:
+        raise TypeError(
+            f"pack {pack.name!r} holds {len(pack.puzzles)} puzzles: pass one, Judge(pack.puzzle(id))"
+        )
+    return next(iter(pack.puzzles.values()))
+
+
 class Judge:
     """Judge questions against one table (or one puzzle's table).
 
@@ -139,9 +147,13 @@ class Judge:
     """
 
     def __init__(
-        self, table_or_puzzle: RuleTable | Puzzle, fallback: JudgeFallback | None = None,
+        self, table_or_puzzle: RuleTable | Puzzle | PuzzlePack, fallback: JudgeFallback | None = None,
         *, policy: Policy = DEFAULT_POLICY,
     ) -> None:
+        # Whatever load_table() returns type-checks: a pack of one puzzle is that puzzle; a pack of
+        # several needs its puzzle named (pack.puzzle(id)).
+        if isinstance(table_or_puzzle, PuzzlePack):
+            table_or_puzzle = _only_puzzle(table_or_puzzle)
         if isinstance(table_or_puzzle, Puzzle):
             self.puzzle: Puzzle | None = table_or_puzzle
             self.table = table_or_puzzle.table
@@ -149,7 +161,7 @@ class Judge:
             self.puzzle = None
             self.table = table_or_puzzle
         else:
-            raise TypeError(f"Judge expects a RuleTable or Puzzle, got {type(table_or_puzzle).__name__}")
+            raise TypeError(f"Judge expects a RuleTable, Puzzle or PuzzlePack, got {type(table_or_puzzle).__name__}")
         if fallback is not None and not callable(fallback):
             raise TypeError("fallback must be callable")
         self.fallback = fallback

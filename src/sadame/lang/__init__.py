@@ -23,6 +23,7 @@ from sadame.lang._analyzer import (
     Token,
     analyze,
     analyzer_info,
+    analyzer_versions,
     to_hiragana,
 )
 from sadame.lang._findings import FindingTerms, content_terms, praise_is_negated, subject_before
@@ -37,6 +38,7 @@ __all__ = [
     "Token",
     "analyze",
     "analyzer_info",
+    "analyzer_versions",
     "content_terms",
     "is_negator",
     "is_wh_question",

@@ -17,6 +17,10 @@ True
 
 from __future__ import annotations
 
+from sadame._extras import require
+
+require("llm", "track")
+
 from sadame.llm._cache import VerdictCache
 from sadame.llm._config import LLMConfig, Secret, load_config
 from sadame.llm._errors import LLMError

@@ -11,6 +11,10 @@ tracker API keys with ``sadame web create-key --tenant NAME`` (or :mod:`sadame.w
 
 from __future__ import annotations
 
+from sadame._extras import require
+
+require("web", "track")
+
 from sadame.web._app import create_app
 from sadame.web._serve import default_workers, settings_from_env
 from sadame.web._serve import serve as serve
