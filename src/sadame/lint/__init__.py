@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from sadame.lint._checker import CODE, PARSE_ERROR_CODE, Violation, check_source, check_tree
 from sadame.lint._config import LintConfig, LintConfigError, LintError, find_pyproject, load_config
+from sadame.lint._formats import FORMATS, github_annotations, sarif_report
 from sadame.lint._paths import (
     SKIPPED_DIRS,
     LintPathError,
@@ -24,6 +25,7 @@ from sadame.lint._paths import (
 
 __all__ = [
     "CODE",
+    "FORMATS",
     "PARSE_ERROR_CODE",
     "SKIPPED_DIRS",
     "LintConfig",
@@ -36,7 +38,9 @@ __all__ = [
     "check_source",
     "check_tree",
     "find_pyproject",
+    "github_annotations",
     "iter_python_files",
     "lint_paths",
     "load_config",
+    "sarif_report",
 ]
