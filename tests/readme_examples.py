@@ -67,9 +67,15 @@ def blocks(text: str) -> list[Block]:
 
 
 def checked_source(code: str) -> str:
-    """``code`` with each ``EXPR  # => VALUE`` line turned into an assertion."""
+    """``code`` with each ``EXPR  # => VALUE`` line (or ``EXPR`` then a ``# => VALUE`` line) turned
+    into an assertion. A ``# =>`` line with no expression before it is an error, never ignored."""
     out: list[str] = []
-    for line in code.splitlines():
+    lines = code.splitlines()
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith("# => "):
+            if not out or not out[-1].strip() or out[-1].lstrip().startswith(("#", "__check(")):
+                raise ValueError(f"line {number + 1}: '# =>' follows no expression")
+            line = f"{out.pop()}  {line.strip()}"
         match = _ARROW.match(line)
         if match is None or line.lstrip().startswith("#"):
             out.append(line)
@@ -77,6 +83,7 @@ def checked_source(code: str) -> str:
         indent = line[: len(line) - len(line.lstrip())]
         expr, value = match.group("expr").strip(), match.group("value")
         ast.parse(value, mode="eval")  # the expected value must be a Python expression
+        ast.parse(expr, mode="eval")  # and what it checks an expression (not an assignment)
         out.append(f"{indent}__check({expr!r}, ({expr}), ({value}))")
     return "\n".join(out) + "\n"
 

@@ -62,3 +62,9 @@ def test_every_local_link_of_the_readmes_exists() -> None:
     for path in (README, README_JA):
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", _text(path)):
             assert (ROOT / target).exists(), f"{path.name} links to missing {target}"
+
+
+def test_the_changelog_has_a_section_for_this_version() -> None:
+    import sadame
+
+    assert f"## [{sadame.__version__}] - " in _text(ROOT / "CHANGELOG.md")
