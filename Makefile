@@ -1,5 +1,5 @@
 # The two Quickstart commands: `make run` and `make test`.
-.PHONY: run test check pytest bench screenshots clean
+.PHONY: run test check pytest bench screenshots docs clean
 
 PY := .venv/bin/python
 HOST ?= 127.0.0.1
@@ -32,4 +32,9 @@ bench:
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis site
+
+# The docs site (offline; tests/docs/test_site.py builds it with --strict in `make test`).
+docs:
+	@scripts/bootstrap.sh test
+	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sadame._extras import require
 
-require("web", "track")
+require("web", "track", "ja")
 
 from sadame.web._app import create_app
 from sadame.web._serve import default_workers, settings_from_env
