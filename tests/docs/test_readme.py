@@ -68,3 +68,16 @@ def test_the_changelog_has_a_section_for_this_version() -> None:
     import sadame
 
     assert f"## [{sadame.__version__}] - " in _text(ROOT / "CHANGELOG.md")
+
+
+def test_every_measured_figure_is_on_the_page_it_links() -> None:
+    """A headline figure is copied from its page; when the page's figure changes, so must the README's."""
+    stale = []
+    for line in _text(README).splitlines():
+        link = re.search(r"\| \[\w+\]\((docs/[\w/.-]+)\) \|$", line)
+        if link is None:
+            continue
+        page = _text(ROOT / link.group(1))
+        figure = line.split("|")[2]
+        stale += [(number, link.group(1)) for number in re.findall(r"\d[\d,.]*\d|\d", figure) if number not in page]
+    assert stale == []
