@@ -1,5 +1,5 @@
 # The two Quickstart commands: `make run` and `make test`.
-.PHONY: run test quick check pytest bench screenshots clean
+.PHONY: run test quick check pytest bench screenshots docs clean
 
 PY := .venv/bin/python
 HOST ?= 127.0.0.1
@@ -43,4 +43,9 @@ bench:
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis .coverage
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .hypothesis .coverage site
+
+# The docs site (offline; tests/docs/test_site.py builds it with --strict in `make test`).
+docs:
+	@scripts/bootstrap.sh test
+	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sadame needs on a fresh machine, idempotently.
-#   scripts/bootstrap.sh run   -> Python venv with the package
-#   scripts/bootstrap.sh test  -> also the system pieces the test suite drives for real:
+#   scripts/bootstrap.sh run   -> Python venv with the package and every extra (sadame[all])
+#   scripts/bootstrap.sh test  -> sadame[dev] (all extras, psycopg[binary], the tools), and the system pieces the test suite drives for real:
 #                                 PostgreSQL server binaries, Chromium, Node.js, CJK fonts
 set -euo pipefail
 mode="${1:-run}"
@@ -32,7 +32,7 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 # One stamp per mode; re-install when pyproject.toml changed since.
-if [ "$mode" = "test" ]; then stamp=.venv/.sadame-dev; spec='.[dev]'; else stamp=.venv/.sadame-run; spec='.'; fi
+if [ "$mode" = "test" ]; then stamp=.venv/.sadame-dev; spec='.[dev]'; else stamp=.venv/.sadame-run; spec='.[all]'; fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -e "$spec"

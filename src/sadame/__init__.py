@@ -1,8 +1,10 @@
 """sadame (定め): deterministic, trackable Japanese free text and LLM output.
 
-``sadame.normalize`` is the one normalization contract; ``judge``, ``quote`` and
-``track`` are built on it. The features are imported lazily, on first use of one of
-their names, so that ``import sadame`` stays cheap (no SQLAlchemy, no FastAPI).
+``sadame.normalize(text, preset=...)`` is the one normalization contract (a function; the
+rest of the contract, ``explain``, ``fingerprint`` and the flags, is imported from the package
+of the same name: ``from sadame.normalize import explain``); ``judge``, ``quote`` and ``track``
+are built on it. The features are imported lazily, on first use of one of their names, so that
+``import sadame`` stays cheap (no SQLAlchemy, no FastAPI).
 
 >>> import sadame
 >>> sadame.normalize("ｷｬｯｼｭ？", preset="judge")
@@ -14,14 +16,17 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from sadame import normalize as normalize
+# Binding the name after the import replaces the submodule attribute the import system set:
+# ``sadame.normalize`` is the function; ``sys.modules['sadame.normalize']`` stays the package.
+from sadame.normalize import normalize as normalize
 
 if TYPE_CHECKING:
     from sadame.judge import Judge, bundled_pack, check_answer, load_table
     from sadame.quote import ground_numbers, verify_quote, verify_quotes
     from sadame.track import Tracker, issue_id, issue_key
 
-__version__ = "0.1.0"
+#: The one version source (pyproject.toml reads it: ``[tool.setuptools.dynamic]``).
+__version__ = "0.2.0"
 
 _LAZY: dict[str, str] = {
     "Judge": "sadame.judge",

@@ -1,16 +1,13 @@
-"""Every CLI command is documented in the README and its --help ends with an example."""
+"""Every CLI command's --help ends with an example (the docs site's CLI reference documents every
+command: tests/docs/test_site.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -31,11 +28,6 @@ def test_there_are_commands_for_every_feature() -> None:
     top = {path[0] for path in COMMANDS}
     assert {"normalize", "explain", "contract", "lint", "judge", "answer", "play", "rules", "quote",
             "track", "serve"} <= top
-
-
-@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
-def test_command_is_documented_in_the_readme(path: tuple[str, ...]) -> None:
-    assert f"sadame {' '.join(path)}" in README, f"`sadame {' '.join(path)}` is not in README.md"
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])

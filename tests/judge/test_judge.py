@@ -111,3 +111,18 @@ def test_result_from_dict_rejects_malformed_data(data: dict[str, object]) -> Non
 )
 def test_odd_characters_never_crash(seed_table: RuleTable, question: str, verdict: str) -> None:
     assert Judge(seed_table).ask(question).verdict == verdict
+
+
+def test_judge_takes_what_load_table_returns(game_pack: PuzzlePack) -> None:
+    """``Judge(load_table(path))`` type-checks for a table or a pack: a one-puzzle pack is its puzzle,
+    a pack of several is refused with the call to make instead."""
+    from dataclasses import replace
+
+    from sadame.judge import Judge
+
+    first = next(iter(game_pack.puzzles.values()))
+    single = replace(game_pack, puzzles={first.id: first})
+    assert Judge(single).puzzle is first
+    if len(game_pack.puzzles) > 1:
+        with pytest.raises(TypeError, match=r"Judge\(pack.puzzle\(id\)\)"):
+            Judge(game_pack)

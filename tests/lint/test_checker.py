@@ -35,7 +35,7 @@ def test_message_says_what_and_what_to_do_instead() -> None:
     (violation,) = check_source("import unicodedata\nunicodedata.normalize('NFKC', s)\n", "m.py")
     assert violation.format() == (
         "m.py:2:1: SDM001 unicodedata.normalize called outside the contract; "
-        "use sadame.normalize.normalize(text, preset=...) instead"
+        "use sadame.normalize(text, preset=...) instead"
     )
     referenced = check_source("import unicodedata\nf = unicodedata.normalize\n", "m.py")
     assert "referenced" in referenced[0].message

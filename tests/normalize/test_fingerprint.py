@@ -17,7 +17,6 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-import sadame
 from sadame.cli import cli
 from sadame.normalize import CONTRACT_VERSION, fingerprint
 from sadame.normalize._fingerprint import contract_info
@@ -43,7 +42,7 @@ def test_changelog_mentions_the_current_contract_version() -> None:
 def test_fingerprint_is_the_same_in_a_fresh_process_with_another_hash_seed() -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
-        [sys.executable, "-c", "import sadame; print(sadame.normalize.fingerprint())"],
+        [sys.executable, "-c", "from sadame.normalize import fingerprint; print(fingerprint())"],
         capture_output=True, text=True, check=True, env=env,
     )
     assert out.stdout.strip() == fingerprint()
@@ -52,7 +51,7 @@ def test_fingerprint_is_the_same_in_a_fresh_process_with_another_hash_seed() -> 
 def test_cli_contract_prints_the_fingerprint() -> None:
     result = CliRunner().invoke(cli, ["contract"])
     assert result.exit_code == 0
-    assert result.output.strip() == sadame.normalize.fingerprint()
+    assert result.output.strip() == fingerprint()
     result = CliRunner().invoke(cli, ["contract", "--json"])
     data = json.loads(result.output)
     assert data["fingerprint"] == fingerprint()

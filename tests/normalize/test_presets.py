@@ -38,10 +38,16 @@ def test_every_preset_has_golden_cases() -> None:
     assert set(NEGATIVE) == set(PRESETS)
 
 
-def test_module_is_callable_and_keeps_its_attributes() -> None:
+def test_sadame_normalize_is_the_function_and_the_package_keeps_its_names() -> None:
+    import importlib
+    import types
+
+    assert sadame.normalize is normalize
+    assert isinstance(sadame.normalize, types.FunctionType)
     assert sadame.normalize("ｷｬｯｼｭ？", preset="judge") == "きゃっしゅ"
-    assert sadame.normalize.fingerprint().startswith("nc")
-    assert sadame.normalize.normalize is normalize
+    package = importlib.import_module("sadame.normalize")
+    assert package.normalize is normalize
+    assert package.fingerprint().startswith("nc")
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

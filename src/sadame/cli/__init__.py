@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from sadame import __version__
+from sadame._extras import MissingExtra
 from sadame.cli._lazy import LAZY_COMMANDS, LazyCommands
 
 __all__ = ["cli", "main"]
@@ -20,7 +21,7 @@ __all__ = ["cli", "main"]
 
 class _Sadame(click.Group):
     """The top-level group: commands load lazily (``sadame.cli._lazy``), and a database
-    that cannot be used is a one-line error, never a traceback."""
+    that cannot be used or a missing extra is a one-line error, never a traceback."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -40,6 +41,13 @@ class _Sadame(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except MissingExtra as exc:  # an extra's packages are not installed: one line naming it
+            raise click.ClickException(str(exc)) from None
+        except RuntimeError as exc:
+            lang = sys.modules.get("sadame.lang")  # natural mode without [ja] (or a too-old SudachiPy)
+            if lang is not None and isinstance(exc, lang.AnalyzerUnavailable):
+                raise click.ClickException(str(exc)) from None
+            raise
         except ValueError as exc:
             db = sys.modules.get("sadame.db")  # only loaded by commands that use a database
             if db is not None and isinstance(exc, db.DatabaseError):

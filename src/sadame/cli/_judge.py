@@ -72,7 +72,7 @@ def judge_command(table: str, question: str, puzzle: str | None) -> None:
     echo_json(_target(_load(table), puzzle).ask(question).to_dict())
 
 
-@click.command("answer", epilog="Example:\n\n    sadame answer engineering --puzzle rainy-lunch-server '電子レンジでブレーカーが落ちた'")
+@click.command("answer", epilog="Example:\n\n    sadame answer engineering --puzzle rainy-lunch-server 'あなたの推理'")
 @click.argument("table")
 @click.argument("answer")
 @click.option("--puzzle", "-p", required=True, help="Puzzle id.")

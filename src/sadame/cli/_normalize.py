@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -19,19 +20,33 @@ def _read_text(text: str | None) -> str:
 
 @click.command(
     "normalize",
-    epilog="Example:\n\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'   # => きゃっしゅ",
+    epilog=(
+        "Standard input (no TEXT, or TEXT '-') is read whole as ONE text: its line breaks are part of\n"
+        "the text, and a preset that folds whitespace (judge, issue, quote) joins the lines. With\n"
+        "--lines each line (of TEXT or of standard input) is normalized on its own and printed on\n"
+        "its own line, so N lines in give N lines out.\n\n"
+        "Example:\n\n\b\n    sadame normalize --preset judge 'ｷｬｯｼｭ？'   # => きゃっしゅ\n"
+        "    sadame normalize --preset issue --lines < findings.txt"
+    ),
 )
 @click.argument("text", required=False)
 @click.option("--preset", "-p", type=PRESET_NAME, required=True, help="Named preset of the contract.")
+@click.option("--lines", "by_line", is_flag=True,
+              help="Normalize each line on its own (one result per line; --json: one object per line).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON with input, preset and output.")
-def normalize_command(text: str | None, preset: str, as_json: bool) -> None:
+def normalize_command(text: str | None, preset: str, by_line: bool, as_json: bool) -> None:
     """Normalize TEXT (or standard input) with a preset."""
     source = _read_text(text)
-    result = normalize(source, preset=preset)
-    if as_json:
-        echo_json({"text": source, "preset": preset, "normalized": result})
-    else:
-        click.echo(result)
+    pieces = source.splitlines() if by_line else [source]
+    for piece in pieces:
+        result = normalize(piece, preset=preset)
+        record = {"text": piece, "preset": preset, "normalized": result}
+        if as_json and by_line:
+            click.echo(json.dumps(record, ensure_ascii=False))  # JSON lines
+        elif as_json:
+            echo_json(record)
+        else:
+            click.echo(result)
 
 
 @click.command(
@@ -57,7 +72,8 @@ def explain_command(text: str | None, preset: str, as_json: bool) -> None:
     invoke_without_command=True,
     epilog="Example:\n\n    sadame contract --json\n    sadame contract diff --from decoration --to quote cases.jsonl",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print versions and per-preset digests as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print versions, per-preset digests and the analyzer's versions (SudachiPy, dictionary) as JSON.")
 @click.pass_context
 def contract_command(ctx: click.Context, as_json: bool) -> None:
     """Print the contract fingerprint: equal fingerprints normalize identically."""
@@ -65,7 +81,10 @@ def contract_command(ctx: click.Context, as_json: bool) -> None:
         return
     info = contract_info()
     if as_json:
-        echo_json(info.to_dict())
+        from sadame.lang import analyzer_versions  # only here: `sadame normalize` stays light
+
+        # Natural mode and the tracker's meaning also depend on the analyzer and its dictionary.
+        echo_json({**info.to_dict(), "analyzer": analyzer_versions()})
     else:
         click.echo(info.fingerprint)
 

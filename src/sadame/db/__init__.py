@@ -13,6 +13,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from sadame._extras import require
+
+require("track")  # one line naming the extra, not a traceback from SQLAlchemy's absence
+
 from sqlalchemy import Engine, MetaData, create_engine, event, text
 from sqlalchemy.orm import DeclarativeBase
 
@@ -123,6 +127,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
+        if resolved.startswith("postgresql"):
+            require("postgres")
         kwargs.setdefault("pool_pre_ping", True)
         engine = create_engine(resolved, **kwargs)
         if resolved.startswith("postgresql"):

@@ -10,18 +10,44 @@ import threading
 import time
 import tracemalloc
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
+from sadame._extras import missing_message
 from sadame.normalize._steps import KANA_TABLE
 
-__all__ = ["AnalyzerInfo", "AnalyzerUnavailable", "Token", "analyze", "analyzer_info", "to_hiragana"]
+__all__ = [
+    "AnalyzerInfo",
+    "AnalyzerUnavailable",
+    "Token",
+    "analyze",
+    "analyzer_info",
+    "analyzer_versions",
+    "to_hiragana",
+]
 
 #: Texts longer than this are refused: the analyzer is for questions and findings,
 #: and Sudachi's input limit is about 49,000 bytes per call.
 MAX_ANALYZE_CHARS = 10_000
 
 class AnalyzerUnavailable(RuntimeError):
-    """SudachiPy or its dictionary is not installed (``pip install sadame`` brings both)."""
+    """SudachiPy or its dictionary is missing or too old (``pip install 'sadame[ja]'`` brings both)."""
+
+
+#: The oldest SudachiPy whose API this module uses (0.7: ``Dictionary.tokenizer``), as in pyproject.
+MIN_SUDACHIPY = (0, 7)
+
+
+def _check_version(module: Any) -> None:
+    """Refuse a SudachiPy older than :data:`MIN_SUDACHIPY` (installed with ``--no-deps`` or forced
+    by another package) with one line, instead of an ``AttributeError`` deep in a tokenizer call."""
+    version = str(getattr(module, "__version__", "0"))
+    parts = tuple(int(p) if p.isdigit() else 0 for p in version.split(".")[:2])
+    if parts < MIN_SUDACHIPY:
+        raise AnalyzerUnavailable(
+            f"SudachiPy {version} is installed, sadame needs 0.7 or newer: pip install 'sadame[ja]' "
+            "(GiNZA 5 pins sudachipy<0.7: use separate environments)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +89,7 @@ class AnalyzerInfo:
     dictionary: str
     load_seconds: float
     load_bytes: int  #: Python-heap bytes allocated by the load (tracemalloc; the mmapped dictionary is extra)
+    dictionary_version: str = "unknown"  #: the dictionary package's version (``20261015``)
 
 
 class _Analyzer:
@@ -70,10 +97,12 @@ class _Analyzer:
         try:
             import sudachipy
             from sudachipy import Dictionary, SplitMode
-        except ImportError as exc:  # pragma: no cover - sudachipy is a hard dependency
-            raise AnalyzerUnavailable(
-                "SudachiPy is not installed: pip install sudachipy sudachidict_core"
-            ) from exc
+        except ImportError:
+            raise AnalyzerUnavailable(missing_message("ja", "SudachiPy")) from None
+        _check_version(sudachipy)
+        versions = analyzer_versions()
+        if versions["sudachidict_core"] is None:
+            raise AnalyzerUnavailable(missing_message("ja", "sudachidict_core"))
         traced = tracemalloc.is_tracing()
         if not traced:
             tracemalloc.start()
@@ -94,6 +123,7 @@ class _Analyzer:
         self.info = AnalyzerInfo(
             sudachipy_version=getattr(sudachipy, "__version__", "unknown"),
             dictionary="sudachidict_core",
+            dictionary_version=versions["sudachidict_core"] or "unknown",
             load_seconds=seconds,
             load_bytes=max(0, allocated),
         )
@@ -121,6 +151,23 @@ class _Analyzer:
             parts=parts,
             oov=m.is_oov(),
         )
+
+
+def analyzer_versions() -> dict[str, str | None]:
+    """The installed SudachiPy and dictionary versions (``None``: not installed), read from the
+    package metadata without loading either. Natural-mode verdicts and the tracker's meaning
+    depend on both, so ``sadame contract --json`` records them.
+
+    >>> sorted(analyzer_versions())
+    ['sudachidict_core', 'sudachipy']
+    """
+    found: dict[str, str | None] = {}
+    for distribution in ("sudachipy", "sudachidict_core"):
+        try:
+            found[distribution] = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            found[distribution] = None
+    return found
 
 
 _lock = threading.Lock()

@@ -48,7 +48,7 @@ PARSE_ERROR_CODE = "SDM000"
 
 _MODULE = "unicodedata"
 _FUNCTION = "normalize"
-_ADVICE = "use sadame.normalize.normalize(text, preset=...) instead"
+_ADVICE = "use sadame.normalize(text, preset=...) instead"
 _IMPORTERS = frozenset({"__import__", "import_module"})
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z0-9]+(?:[,\s]+[A-Za-z0-9]+)*))?", re.IGNORECASE)
 

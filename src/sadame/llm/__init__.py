@@ -17,6 +17,10 @@ True
 
 from __future__ import annotations
 
+from sadame._extras import require
+
+require("llm", "track")
+
 from sadame.llm._config import LLMConfig, load_config
 from sadame.llm._errors import LLMError
 from sadame.llm._fallback import load_fallback_from_env, load_matcher_from_env

@@ -4,16 +4,17 @@ Stdlib only, no I/O beyond reading its own probe corpus. Every other module of
 sadame (and, through ``sadame lint``, every module of its users) normalizes
 through here.
 
->>> import sadame
->>> sadame.normalize("ｷｬｯｼｭ？", preset="judge")
+``sadame.normalize`` (the attribute of the top-level package) is the function
+:func:`normalize`; this package's other names are imported from it:
+
+>>> from sadame.normalize import fingerprint, normalize
+>>> normalize("ｷｬｯｼｭ？", preset="judge")
 'きゃっしゅ'
+>>> fingerprint().startswith("nc")
+True
 """
 
 from __future__ import annotations
-
-import sys
-import types
-from typing import Any
 
 from sadame.normalize._core import Explanation, explain, normalize, normalize_with_offsets, replay
 from sadame.normalize._fingerprint import CONTRACT_VERSION, fingerprint
@@ -40,13 +41,3 @@ __all__ = [
 #: The steps of the contract, in the fixed order they run.
 STEP_NAMES: tuple[str, ...] = tuple(step.name for step in STEPS)
 
-
-class _CallableModule(types.ModuleType):
-    """Lets ``sadame.normalize(text, preset=...)`` work while ``sadame.normalize``
-    stays the module (``sadame.normalize.fingerprint()``)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> str:
-        return normalize(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 
 from sadame.normalize._flags import NormalizeFlags
 from sadame.normalize._presets import resolve_flags
@@ -130,8 +131,16 @@ _JUDGE_SHAPED: dict[str, list[int | None]] = {}
 _nfkc = unicodedata.normalize
 
 
+@overload
+def normalize(text: str, preset: str) -> str: ...
+@overload
+def normalize(text: str, *, flags: NormalizeFlags) -> str: ...
 def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | None = None) -> str:
-    """Normalize ``text`` with a named preset (or explicit flags).
+    """Normalize ``text`` with a named preset (or explicit flags): exactly one of the two.
+
+    ``preset`` is a name of :data:`PRESETS` (``judge``, ``decoration``, ``numeric``, ``issue``,
+    ``quote``) or of :data:`PREVIOUS_PRESETS` (``decoration@nc1``); ``flags`` is a
+    :class:`NormalizeFlags`. ``sadame.normalize(...)`` is this function.
 
     >>> normalize("ｷｬｯｼｭ？", preset="judge")
     'きゃっしゅ'

@@ -7,6 +7,10 @@ user on SQLite or PostgreSQL and reports what is new, remaining, improved or reg
 
 from __future__ import annotations
 
+from sadame._extras import require
+
+require("track")
+
 from sadame.track._errors import (
     IllegalTransition,
     IssueNotFound,

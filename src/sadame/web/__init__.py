@@ -11,6 +11,10 @@ tracker API keys with ``sadame web create-key --tenant NAME`` (or :mod:`sadame.w
 
 from __future__ import annotations
 
+from sadame._extras import require
+
+require("web", "track", "ja")
+
 from sadame.web._app import create_app
 from sadame.web._serve import serve as serve
 from sadame.web._settings import WebSettings

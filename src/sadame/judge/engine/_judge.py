@@ -14,7 +14,7 @@ from typing import Literal, Protocol
 
 from sadame.judge.engine._engine import compile_table, normalize_question
 from sadame.judge.engine._facts import MATTERS, weigh
-from sadame.judge.engine._model import Puzzle, RuleTable
+from sadame.judge.engine._model import Puzzle, PuzzlePack, RuleTable
 from sadame.judge.engine._natural import DEFAULT_POLICY, Policy, clean, natural_analysis
 
 __all__ = [
@@ -132,6 +132,14 @@ def _unknown(reason: str | None, source: JudgeSource = "none") -> JudgeResult:
     return JudgeResult(UNKNOWN, MISS_NOTE, source, reason=reason)
 
 
+def _only_puzzle(pack: PuzzlePack) -> Puzzle:
+    if len(pack.puzzles) != 1:
+        raise TypeError(
+            f"pack {pack.name!r} holds {len(pack.puzzles)} puzzles: pass one, Judge(pack.puzzle(id))"
+        )
+    return next(iter(pack.puzzles.values()))
+
+
 class Judge:
     """Judge questions against one table (or one puzzle's table).
 
@@ -145,9 +153,13 @@ class Judge:
     """
 
     def __init__(
-        self, table_or_puzzle: RuleTable | Puzzle, fallback: JudgeFallback | None = None,
+        self, table_or_puzzle: RuleTable | Puzzle | PuzzlePack, fallback: JudgeFallback | None = None,
         *, policy: Policy = DEFAULT_POLICY,
     ) -> None:
+        # Whatever load_table() returns type-checks: a pack of one puzzle is that puzzle; a pack of
+        # several needs its puzzle named (pack.puzzle(id)).
+        if isinstance(table_or_puzzle, PuzzlePack):
+            table_or_puzzle = _only_puzzle(table_or_puzzle)
         if isinstance(table_or_puzzle, Puzzle):
             self.puzzle: Puzzle | None = table_or_puzzle
             self.table = table_or_puzzle.table
@@ -155,7 +167,7 @@ class Judge:
             self.puzzle = None
             self.table = table_or_puzzle
         else:
-            raise TypeError(f"Judge expects a RuleTable or Puzzle, got {type(table_or_puzzle).__name__}")
+            raise TypeError(f"Judge expects a RuleTable, Puzzle or PuzzlePack, got {type(table_or_puzzle).__name__}")
         if fallback is not None and not callable(fallback):
             raise TypeError("fallback must be callable")
         self.fallback = fallback
