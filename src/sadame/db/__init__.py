@@ -59,6 +59,9 @@ def resolve_url(url: str | None = None) -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # pysqlite's own transaction handling begins late and deferred; we begin every
+    # transaction ourselves (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     # WAL lets readers run beside one writer; busy_timeout makes concurrent
     # writers wait for the lock instead of failing at once.
@@ -67,6 +70,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Writers begin with ``BEGIN IMMEDIATE`` (they wait for the write lock up to busy_timeout
+    instead of failing when a deferred read would have to be upgraded); a connection with the
+    ``sadame_read`` execution option begins deferred, so readers never take the write lock."""
+    mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
+    conn.exec_driver_sql(f"BEGIN {mode}")
 
 
 def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:
@@ -117,6 +128,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        engine.sadame_begins = True  # type: ignore[attr-defined]
     else:
         kwargs.setdefault("pool_pre_ping", True)
         engine = create_engine(resolved, **kwargs)

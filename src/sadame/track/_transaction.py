@@ -108,7 +108,14 @@ def lock_key(tenant: str, user: str) -> int:
 
 
 def sqlite_immediate(engine: Engine) -> None:
-    """Make pysqlite leave transactions to us, and begin writers with BEGIN IMMEDIATE."""
+    """Make pysqlite leave transactions to us, and begin writers with BEGIN IMMEDIATE.
+
+    Engines from :func:`sadame.db.make_engine` on a writable file already do (shared by every
+    tenant's tracker, the listeners must be there once); this covers the others.
+    """
+    if getattr(engine, "sadame_begins", False):
+        return
+    engine.sadame_begins = True  # type: ignore[attr-defined]
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
