@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 
 __all__ = [
     "DatabaseError",
+    "DatabaseUnavailable",
     "bare_path_url",
     "check_sqlite_file",
     "check_url",
@@ -52,6 +53,11 @@ _FATAL = (
 
 class DatabaseError(ValueError):
     """A database that cannot be used; the message is one line naming it and the reason."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    """A database that is there but did not answer in time (locked, connection lost, every pooled
+    connection busy): the same call may work later. The web service answers 503 with Retry-After."""
 
 
 def shown_url(url: str) -> str:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine, insert, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from sadame.db import make_engine, resolve_url
+from sadame.db import DatabaseUnavailable, make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
 from sadame.track._errors import MergeError, MigrationNeedsReview, TrackError
@@ -168,6 +168,10 @@ class Tracker:
                                          {"k": lock_key(self.tenant, user)})
                     return fn(conn)
             except (IntegrityError, OperationalError) as exc:
+                if attempt == attempts - 1 and isinstance(exc, OperationalError):
+                    first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
+                    raise DatabaseUnavailable(f"database busy: the write did not go through after "
+                                              f"{attempts} attempts ({first})") from exc
                 if attempt == attempts - 1:
                     raise TrackError(f"database conflict persisted after {attempts} attempts: {exc}") from exc
                 time.sleep(min(2.0, 0.05 * 2**attempt) * random.random())

@@ -7,6 +7,8 @@ Exception map (most specific first)::
     BudgetExhausted             -> 429  (a client's budget for the window is spent)
     UnknownPuzzle / IssueNotFound / LookupError -> 404
     GameError / IllegalTransition              -> 409
+    DatabaseError, driver OperationalError/InterfaceError, pool timeout
+                                                -> 503 with Retry-After (no connection details)
     other ValueError / TypeError (bad text ...) -> 400
     anything else                               -> 500 (a bug: the fuzz tests look for these)
 
@@ -23,10 +25,13 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sadame.db import DatabaseError
 from sadame.judge import GameError, UnknownPuzzle
 from sadame.web._budget import BudgetExhausted
 from sadame.web._security import FORM_NUL_MESSAGE, refusal
@@ -49,6 +54,10 @@ class SafeJSONResponse(JSONResponse):
 def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONResponse:
     return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
+
+#: What a client sees when the database cannot answer: never the URL, user, host or driver text.
+DATABASE_UNAVAILABLE = "データベースに一時的に接続できません。しばらくしてからもう一度お試しください"
+RETRY_AFTER = "5"
 
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -96,6 +105,17 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.headers:
             response.headers.update(exc.headers)
         return response
+
+    async def _database(request: Request, exc: Exception) -> Response:
+        # the details (which may name the database, its user and host) go to the log only
+        log.warning("database unavailable on %s: %s", request.url.path, str(exc).splitlines()[0] if str(exc) else
+                    type(exc).__name__)
+        response = refusal(request.scope, 503, "database_unavailable", DATABASE_UNAVAILABLE)
+        response.headers["Retry-After"] = RETRY_AFTER
+        return response
+
+    for database_error in (DatabaseError, OperationalError, InterfaceError, PoolTimeout):
+        app.add_exception_handler(database_error, _database)
 
     @app.exception_handler(UnknownPuzzle)
     async def _puzzle_missing(_request: Request, exc: UnknownPuzzle) -> SafeJSONResponse:

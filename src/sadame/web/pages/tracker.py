@@ -13,6 +13,7 @@ from urllib.parse import quote as urlquote
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from sadame.db import DatabaseError
 from sadame.web._chart import SESSION_SERIES, TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
 from sadame.web.deps import Ctx
@@ -81,6 +82,8 @@ def _user_url(user_id: str) -> str:
 
 
 def _failure(request: Request, browser: Browser, exc: Exception) -> HTMLResponse:
+    if isinstance(exc, DatabaseError):
+        raise exc  # 503 from the app's handler, without the database's details
     names = {cls.__name__ for cls in type(exc).__mro__}
     status = 404 if "IssueNotFound" in names else 409 if names & {"IllegalTransition", "MergeError"} else 400
     message = str(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
