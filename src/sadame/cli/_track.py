@@ -234,6 +234,10 @@ def import_(source: Any, as_json: bool, db: str | None, tenant: str) -> None:
             rows.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise click.ClickException(f"{source.name}: line {n}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise click.ClickException(f"{source.name}: line {n}: JSON nested too deeply") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise click.ClickException(f"{source.name}: line {n}: {exc}") from None
     counts = _tracker(db, tenant).import_rows(rows)
     echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
 
