@@ -29,7 +29,7 @@ def test_export_delete_user_import_round_trip(db_url: str) -> None:
     assert not any(r.get("user_id") == "alice" for r in after_delete)
     [log] = [r for r in after_delete if r["type"] == "event" and r["event"] == "delete_user"]
     assert log["user_id"] == "" and log["actor"] == "api:acme"
-    assert log["data"]["user_digest"] == user_digest("alice")
+    assert log["data"]["user_digest"] == user_digest("acme", "alice")
     assert "alice" not in json.dumps(log, ensure_ascii=False) and "集中" not in json.dumps(log, ensure_ascii=False)
     assert t.users() == ["bob"]
     t.import_rows(json.loads(json.dumps(alice, ensure_ascii=False)))  # through JSON, as the CLI does
@@ -147,3 +147,21 @@ def test_restoring_a_tenant_export_does_not_log_erasures_again(db_url: str) -> N
     t.delete_user("alice")
     t.import_rows(list(t.export()) + [r for r in rows if r.get("user_id") == "alice"])
     assert len([r for r in t.export() if r["type"] == "event" and r["event"] == "delete_user"]) == 3
+
+
+def test_user_ids_are_checked_the_same_at_ingest_and_import(db_url: str) -> None:
+    t, rows = _exported(db_url)
+    for bad in (".", "..", "a/b", "a\\b", "a\x01b"):
+        with pytest.raises(ValueError, match="user_id"):
+            t.ingest(bad, "s1", ["集中が切れる"])
+        t.delete_user("alice")
+        renamed = [{**r, "user_id": bad} if r.get("user_id") == "alice" else r for r in rows]
+        with pytest.raises(InvalidExport, match="user_id"):
+            t.import_rows(renamed)
+        t.import_rows(rows)
+
+
+def test_the_erasure_digest_is_keyed_by_the_tenant() -> None:
+    assert user_digest("acme", "alice") != user_digest("other", "alice")
+    assert user_digest("acme", "alice") != user_digest("acme", "bob")
+    assert len(user_digest("acme", "alice")) == 16

@@ -10,6 +10,7 @@ no content: only a digest of the user id, the actor and row counts.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 from collections import Counter
@@ -28,6 +29,7 @@ from sadame.track._transaction import (
     RULESETS,
     SESSIONS,
     USERS,
+    check_name,
 )
 
 __all__ = ["TABLES_BY_TYPE", "delete_user_rows", "import_rows"]
@@ -40,9 +42,11 @@ _SORTED_JSON = ("data", "counts")
 _PLAIN_JSON = ("report", "content")
 
 
-def user_digest(user: str) -> str:
-    """What the erasure log keeps of a user id: 16 hex characters of its SHA-256."""
-    return hashlib.sha256(user.encode("utf-8")).hexdigest()[:16]
+def user_digest(tenant: str, user: str) -> str:
+    """What the erasure log keeps of a user id: 16 hex characters of its HMAC-SHA-256 keyed by the
+    tenant, so the same user id erased in two tenants cannot be linked by its digest, and a list
+    of digests is no plain table of SHA-256 values to look common ids up in."""
+    return hmac.new(f"sadame-erasure:{tenant}".encode(), user.encode("utf-8"), hashlib.sha256).hexdigest()[:16]
 
 
 def delete_user_rows(conn: Connection, tenant: str, user: str, actor: str, at: str) -> dict[str, int]:
@@ -54,7 +58,7 @@ def delete_user_rows(conn: Connection, tenant: str, user: str, actor: str, at: s
     conn.execute(insert(EVENTS).values(
         tenant_id=tenant, user_id="", issue_id="", event="delete_user", from_state=None, to_state="deleted",
         actor=actor, reason="利用者のデータを削除しました", at=at, session_id=None,
-        data=json.dumps({"user_digest": user_digest(user), "rows": counts}, sort_keys=True)))
+        data=json.dumps({"user_digest": user_digest(tenant, user), "rows": counts}, sort_keys=True)))
     return counts
 
 
@@ -131,13 +135,26 @@ def _row_values(row: Mapping[str, Any], table: Table, tenant: str, where: str) -
     return fields
 
 
+def _check_names(values: dict[str, Any], where: str) -> None:
+    """User and session ids pass the same check as at ingest (a tenant event has user id "")."""
+    try:
+        if "user_id" in values and (values["user_id"] != "" or "session_id" not in values):
+            check_name(values["user_id"], "user_id")
+        if values.get("session_id") is not None:
+            check_name(values["session_id"], "session_id")
+    except ValueError as exc:
+        raise InvalidExport(f"{where}: {exc}") from None
+
+
 def _group(rows: Sequence[Mapping[str, Any]], tenant: str) -> dict[str, list[dict[str, Any]]]:
     grouped: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES_BY_TYPE}
     for n, row in enumerate(rows):
         where = f"row {n + 1}"
         if not isinstance(row, Mapping) or row.get("type") not in TABLES_BY_TYPE:
             raise InvalidExport(f"{where}: not an export row (needs a type: {', '.join(TABLES_BY_TYPE)})")
-        grouped[str(row["type"])].append(_row_values(row, TABLES_BY_TYPE[str(row["type"])], tenant, where))
+        values = _row_values(row, TABLES_BY_TYPE[str(row["type"])], tenant, where)
+        _check_names(values, where)
+        grouped[str(row["type"])].append(values)
     return grouped
 
 

@@ -83,6 +83,8 @@ def check_name(value: object, what: str) -> str:
         raise InvalidInsight(f"{what} must not contain control characters: {value!r}")
     if what == "user_id" and any(ch in _ID_FORBIDDEN for ch in value):
         raise InvalidInsight(f"user_id must not contain '/' or '\\' (it is a URL path segment): {value!r}")
+    if what == "user_id" and value in (".", ".."):
+        raise InvalidInsight(f"user_id must not be {value!r} (a URL path segment that cannot be reached)")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
