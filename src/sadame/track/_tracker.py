@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
-from sadame.track._errors import MergeError, MigrationNeedsReview, TrackError
+from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -219,6 +219,26 @@ class Tracker:
                                   self._settings())
 
         return self._write([user], run)
+
+    def ingest_many(self, sessions: Iterable[Mapping[str, Any]]) -> Iterator[SessionReport]:
+        """Ingest a stream of sessions (``{"user_id", "session_id", "insights", "at"?}``; ``at`` is a
+        datetime or ISO 8601 text), each in its own transaction, yielding each report as it is
+        stored. A bad session raises :class:`InvalidInsight` naming its position; the sessions
+        before it stay stored, and running the stream again replays them (nothing is doubled)."""
+        for n, item in enumerate(sessions, 1):
+            if not isinstance(item, Mapping) or not {"user_id", "session_id", "insights"} <= set(item):
+                raise InvalidInsight(f"session {n}: needs user_id, session_id and insights")
+            at = item.get("at")
+            if isinstance(at, str):
+                text_at = at
+                try:
+                    at = datetime.fromisoformat(text_at)
+                except ValueError:
+                    raise InvalidInsight(f"session {n}: at {text_at[:40]!r} is not an ISO 8601 time") from None
+            try:
+                yield self.ingest(item["user_id"], item["session_id"], item["insights"], at=at)
+            except (InvalidInsight, SessionConflict) as exc:
+                raise type(exc)(f"session {n}: {exc}") from None
 
     # -- reading --------------------------------------------------------------------------
 
