@@ -478,12 +478,15 @@ def _plain(value: Any) -> Any:
     (which cost more than the rest of writing the report)."""
     fields = getattr(value, "__dataclass_fields__", None)
     if fields is not None:
-        return {name: _plain(getattr(value, name)) for name in fields}
+        return {name: v if type(v) in _SCALARS else _plain(v) for name in fields for v in (getattr(value, name),)}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in value.items()}
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, insert, select, text
+from sqlalchemy import Connection, Engine, bindparam, insert, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
@@ -50,6 +50,11 @@ from sadame.track._views import IssueDetail, IssueView, SessionReport, TrackerCo
 __all__ = ["Tracker"]
 
 T = TypeVar("T")
+
+#: The tenant's active ruleset row's identity, read in every write (built once: building a
+#: statement costs more than running it on SQLite).
+_SELECT_ACTIVE = select(RULESETS.c.version, RULESETS.c.created_at).where(
+    RULESETS.c.tenant_id == bindparam("t"), RULESETS.c.active == 1)
 
 
 class Tracker:
@@ -138,8 +143,7 @@ class Tracker:
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
         default cannot silently change keys (migrate changes it).
         """
-        active = conn.execute(select(RULESETS.c.version, RULESETS.c.created_at)
-                              .where(RULESETS.c.tenant_id == self.tenant, RULESETS.c.active == 1)).first()
+        active = conn.execute(_SELECT_ACTIVE, {"t": self.tenant}).first()
         if active is None:
             stamp = to_iso(None)
             conn.execute(insert(RULESETS).values(
