@@ -25,3 +25,17 @@ def test_track_ingest_of_deeply_nested_or_non_utf8_json(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, args, input=data)
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
         assert expected in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_non_utf8_arguments_are_one_line() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sadame = str(Path(sys.executable).parent / "sadame")
+    for args in ([b"judge", b"\xff\xfe", b"x"], [b"normalize", b"--preset", b"judge", b"ab\xe3\x81"],
+                 [b"track", b"list", b"--user", b"\xc3"]):
+        result = subprocess.run([sadame.encode(), *args], capture_output=True, timeout=60)
+        lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        assert result.returncode != 0 and len(lines) == 1, lines
+        assert "not valid UTF-8" in lines[0] and "Traceback" not in lines[0]

@@ -96,3 +96,24 @@ def test_cli_migrate_refuses_splits_without_allow_splits(db_url: str) -> None:
     assert "applied" in run(db_url, "migrate", "--ruleset", "coaching-ja", "--apply", "--allow-splits")
     keys = {i["key"] for i in json.loads(run(db_url, "list", "--user", "u1", "--json"))}
     assert keys == {"insufficient_control@踏み込み", "insufficient_control@握力"}
+
+
+def test_cli_bulk_ingest_of_a_jsonl_stream(db_url: str, tmp_path: Path) -> None:
+    lines = [{"user_id": f"u{n % 3}", "session_id": f"s{n // 3}", "insights": ["集中が切れる", f"指摘{n}"],
+              "at": f"2026-01-{1 + n // 3:02d}T09:00:00+09:00"} for n in range(12)]
+    path = tmp_path / "year.jsonl"
+    path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n\n", encoding="utf-8")
+    out = run(db_url, "ingest", "--jsonl", str(path), "--json")  # the progress bar goes to stderr
+    first = json.loads(out[out.index("{"):])
+    assert first["sessions"] == 12
+    again = run(db_url, "ingest", "--jsonl", str(path), "--json")
+    assert json.loads(again[again.index("{"):]) == {"sessions": 12, "replayed": 12, "new": 0}
+    assert json.loads(run(db_url, "users", "--json")) == ["u0", "u1", "u2"]
+    assert [p["session_id"] for p in json.loads(run(db_url, "timeline", "--user", "u1", "--json"))] == [
+        f"s{n}" for n in range(4)]
+    bad = '{"user_id": "u9", "session_id": "a", "insights": ["集中が切れる"]}\n{"user_id": "u9"}\n'
+    assert "session 2: needs user_id" in run(db_url, "ingest", "--jsonl", "-", input=bad, ok=False)
+    assert "u9" in json.loads(run(db_url, "users", "--json"))  # the session before the bad line stays
+    assert "line 1: not valid JSON" in run(db_url, "ingest", "--jsonl", "-", input="[1,\n", ok=False)
+    assert "not options" in run(db_url, "ingest", "--jsonl", "--user", "u1", "-", input="", ok=False)
+    assert "--user and --session are required" in run(db_url, "ingest", "-", input="[]", ok=False)

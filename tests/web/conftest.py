@@ -59,7 +59,9 @@ def _free_port() -> int:
 
 def serve(app: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    # as `sadame serve` runs it: X-Forwarded-For is the app's to read (from trusted proxies only)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
+                            proxy_headers=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

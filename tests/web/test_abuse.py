@@ -79,9 +79,9 @@ def test_two_thousand_anonymous_requests_leave_only_what_the_budget_and_ttl_allo
     assert "上限" in moves[-1].json()["message"]
     rows = _rows(app)
     assert rows["web_browser_sessions"] == rows["web_game_states"] == 25
-    assert rows["web_client_budgets"] == 2  # the session budget and this puzzle's question budget
+    assert rows["web_client_budgets"] == 3  # the session budget, this puzzle's and all puzzles' questions
     assert app.state.ctx.games.purge(now=datetime.now(UTC) + timedelta(days=2)) == {
-        "sessions": 25, "game_states": 25, "budgets": 2}
+        "sessions": 25, "game_states": 25, "budgets": 3}
     assert _rows(app) == {"web_browser_sessions": 0, "web_game_states": 0, "web_client_budgets": 0}
     server.should_exit = True
     thread.join(timeout=10)

@@ -19,6 +19,23 @@ from sadame.cli._lazy import LAZY_COMMANDS, LazyCommands
 __all__ = ["cli", "main"]
 
 
+def _check_utf8(position: int, arg: str) -> None:
+    """Refuse an argument that was not valid UTF-8 (Python keeps its bytes as lone surrogates,
+    which no later step can encode): one line naming the argument and the byte."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raw = arg.encode("utf-8", "surrogateescape")
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            detail = f"byte 0x{raw[bad.start]:02x} at {bad.start}"
+        else:
+            detail = f"character {exc.start}"
+        raise click.ClickException(f"argument {position} is not valid UTF-8 ({detail}); "
+                                   "pass text in UTF-8") from None
+
+
 class _Sadame(click.Group):
     """The top-level group: commands load lazily (``sadame.cli._lazy``), and a database
     that cannot be used or a missing extra is a one-line error, never a traceback."""
@@ -37,6 +54,11 @@ class _Sadame(click.Group):
                 for name in sorted(LAZY_COMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for n, arg in enumerate(args, 1):
+            _check_utf8(n, arg)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -51,17 +51,29 @@ def track() -> None:
     """Track LLM findings as issues with stable ids across sessions (seed 000)."""
 
 
-@track.command(epilog="Example:\n\n    sadame track ingest --user u1 --session 2026-01-05 findings.json --json")
+@track.command(epilog="Example:\n\n    sadame track ingest --user u1 --session 2026-01-05 findings.json --json\n\n"
+               "    sadame track ingest --jsonl year.jsonl    # one session per line, with a progress bar")
 @click.argument("source", type=click.File("r", encoding="utf-8"))
-@click.option("--session", "session", required=True, help="Session id (ingest is idempotent per session).")
+@click.option("--session", "session", default=None, help="Session id (ingest is idempotent per session).")
 @click.option("--at", "at", default=None, help="Session time, ISO 8601 (default: now, UTC).")
 @click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the tenant's active one).")
-@_USER
+@click.option("--user", "user", default=None, help="User whose findings these are.")
+@click.option("--jsonl", is_flag=True,
+              help='SOURCE holds many sessions, one JSON object a line: {"user_id", "session_id", "insights", "at"?}.')
 @_JSON
 @_common
-def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user: str, as_json: bool,
-           db: str | None, tenant: str) -> None:
-    """Ingest one session: SOURCE is a JSON list of strings or {text, confidence?, kind?} ('-' = stdin)."""
+def ingest(source: Any, session: str | None, at: str | None, ruleset: str | None, user: str | None, jsonl: bool,
+           as_json: bool, db: str | None, tenant: str) -> None:
+    """Ingest one session: SOURCE is a JSON list of strings or {text, confidence?, kind?} ('-' = stdin).
+    With --jsonl, SOURCE is a stream of sessions (back-filling history); each is its own transaction
+    and a rerun replays what was stored."""
+    if jsonl:
+        if user or session or at:
+            raise click.ClickException("--jsonl takes user_id, session_id and at from each line, not options")
+        _ingest_stream(source, ruleset, as_json, db, tenant)
+        return
+    if not user or not session:
+        raise click.ClickException("--user and --session are required (or give --jsonl)")
     try:
         insights = json.load(source)
     except json.JSONDecodeError as exc:
@@ -70,6 +82,8 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
         raise click.ClickException(f"{source.name}: JSON nested too deeply") from None
     except UnicodeDecodeError as exc:
         raise click.ClickException(f"{source.name}: not UTF-8 (byte {exc.start})") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise click.ClickException(f"{source.name}: {exc}") from None
     when = None
     if at:
         try:
@@ -91,6 +105,47 @@ def ingest(source: Any, session: str, at: str | None, ruleset: str | None, user:
             click.echo(f"{label:<12} {iid:<12} {entry.key}  {entry.text}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
+
+
+def _stream_lines(source: Any) -> Iterator[dict[str, Any]]:
+    """The sessions of a JSONL stream; a bad line is a one-line error naming it."""
+    try:
+        for n, line in enumerate(source, 1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise click.ClickException(f"{source.name}: line {n}: not valid JSON: {exc.msg}") from None
+            except RecursionError:
+                raise click.ClickException(f"{source.name}: line {n}: JSON nested too deeply") from None
+            except ValueError as exc:
+                raise click.ClickException(f"{source.name}: line {n}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{source.name}: not UTF-8 (byte {exc.start} of a line)") from None
+
+
+def _ingest_stream(source: Any, ruleset: str | None, as_json: bool, db: str | None, tenant: str) -> None:
+    totals = {"sessions": 0, "replayed": 0, "new": 0}
+    tracker = _tracker(db, tenant, ruleset)
+    sized = source.seekable() if hasattr(source, "seekable") else False
+    length = None
+    if sized:
+        length = sum(1 for line in source if line.strip())
+        source.seek(0)
+    reports = tracker.ingest_many(_stream_lines(source))
+    with click.progressbar(reports, length=length, label="sessions", file=sys.stderr,
+                           show_pos=True, show_eta=length is not None) as bar:
+        for report in bar:
+            totals["sessions"] += 1
+            totals["replayed"] += report.replayed
+            totals["new"] += 0 if report.replayed else len(report.new)
+    tracker.close()
+    if as_json:
+        echo_json(totals)
+    else:
+        click.echo(f"{totals['sessions']} session(s) ({totals['replayed']} already stored), "
+                   f"{totals['new']} new issue(s)")
 
 
 @track.command(name="list", epilog="Example:\n\n    sadame track list --user u1 --status open")
@@ -234,6 +289,10 @@ def import_(source: Any, as_json: bool, db: str | None, tenant: str) -> None:
             rows.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise click.ClickException(f"{source.name}: line {n}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise click.ClickException(f"{source.name}: line {n}: JSON nested too deeply") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise click.ClickException(f"{source.name}: line {n}: {exc}") from None
     counts = _tracker(db, tenant).import_rows(rows)
     echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
 

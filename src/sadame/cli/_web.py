@@ -22,11 +22,17 @@ __all__ = ["register"]
 @click.option("--cookie-secure/--no-cookie-secure", default=None,
               help="Mark cookies Secure, for deployments behind TLS (default $SADAME_COOKIE_SECURE).")
 @click.option("--anonymous-ttl", type=click.IntRange(60), default=None,
-              help="Seconds an anonymous session lives after its last move (default 30 days).")
+              help="Seconds an anonymous session lives after its last move (default 14 days).")
 @click.option("--trusted-origin", "trusted_origins", multiple=True,
               help="An origin besides the Host that may post forms (e.g. https://example.org); repeatable.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="A host name the Host header may name (default: localhost, 127.0.0.1, ::1 and --host; "
+                   "'*' for any); repeatable.")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True,
+              help="Address or network of a reverse proxy whose X-Forwarded-For names the client; repeatable.")
 def serve_command(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
-          anonymous_ttl: int | None, trusted_origins: tuple[str, ...]) -> None:
+          anonymous_ttl: int | None, trusted_origins: tuple[str, ...], allowed_hosts: tuple[str, ...],
+          trusted_proxies: tuple[str, ...]) -> None:
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
@@ -41,6 +47,8 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
             cookie_secure=settings.cookie_secure if cookie_secure is None else cookie_secure,
             anonymous_ttl=anonymous_ttl or settings.anonymous_ttl,
             trusted_origins=trusted_origins or settings.trusted_origins,
+            allowed_hosts=allowed_hosts or settings.allowed_hosts,
+            trusted_proxies=trusted_proxies or settings.trusted_proxies,
         )
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -121,7 +129,7 @@ def revoke_key_command(prefix: str, db_url: str | None) -> None:
 @web.command("purge-sessions", epilog="Example:\n\n    sadame web purge-sessions --anonymous-ttl 86400")
 @click.option("--db", "db_url", default=None, help="Database URL.")
 @click.option("--anonymous-ttl", type=click.IntRange(60), default=None,
-              help="Seconds after its last move a session counts as stale (default 30 days).")
+              help="Seconds after its last move a session counts as stale (default 14 days).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_json: bool) -> None:
     """Delete stale browser sessions, their game states and finished client budgets.

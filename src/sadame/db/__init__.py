@@ -22,6 +22,7 @@ from sqlalchemy.orm import DeclarativeBase
 
 from sadame.db._checks import (
     DatabaseError,
+    DatabaseUnavailable,
     bare_path_url,
     check_sqlite_file,
     check_url,
@@ -29,12 +30,7 @@ from sadame.db._checks import (
     sqlite_path,
 )
 
-__all__ = [
-    "Base",
-    "DatabaseError",
-    "make_engine",
-    "upgrade",
-]
+__all__ = ["DEFAULT_URL", "Base", "DatabaseError", "DatabaseUnavailable", "make_engine", "resolve_url", "upgrade"]
 
 DEFAULT_URL = "sqlite:///sadame.db"
 _MIGRATION_LOCK = 0x5ADA3E  # advisory lock id held while migrating a PostgreSQL database
@@ -68,6 +64,9 @@ def resolve_url(url: str | None = None) -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # pysqlite's own transaction handling begins late and deferred; we begin every
+    # transaction ourselves (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     # WAL lets readers run beside one writer; busy_timeout makes concurrent
     # writers wait for the lock instead of failing at once.
@@ -76,6 +75,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Writers begin with ``BEGIN IMMEDIATE`` (they wait for the write lock up to busy_timeout
+    instead of failing when a deferred read would have to be upgraded); a connection with the
+    ``sadame_read`` execution option begins deferred, so readers never take the write lock."""
+    mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
+    conn.exec_driver_sql(f"BEGIN {mode}")
 
 
 def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:
@@ -126,6 +133,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        engine.sadame_begins = True  # type: ignore[attr-defined]
     else:
         if resolved.startswith("postgresql"):
             require("postgres")

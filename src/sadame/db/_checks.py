@@ -12,13 +12,16 @@ serialization failures) are left alone: callers retry those.
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy.engine import make_url
 
 __all__ = [
     "DatabaseError",
+    "DatabaseUnavailable",
     "bare_path_url",
     "check_sqlite_file",
     "check_url",
@@ -28,7 +31,6 @@ __all__ = [
     "translate_error",
 ]
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
 _SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg")
 _BARE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _USAGE = "give sqlite:///FILE, postgresql://USER@HOST/DB or a path ending in .db"
@@ -51,6 +53,11 @@ _FATAL = (
 
 class DatabaseError(ValueError):
     """A database that cannot be used; the message is one line naming it and the reason."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    """A database that is there but did not answer in time (locked, connection lost, every pooled
+    connection busy): the same call may work later. The web service answers 503 with Retry-After."""
 
 
 def shown_url(url: str) -> str:
@@ -94,6 +101,34 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database)
 
 
+def _is_sqlite_file(path: Path) -> bool:
+    """Whether SQLite accepts ``path`` as a database (an empty file counts: SQLite fills it in).
+
+    The file is read through SQLite, never with ``open()``: closing any descriptor of a file
+    drops every POSIX lock this process holds on it, so in a process that already has SQLite
+    connections to the file (a server, each tenant's tracker) an ``open()``/``close()`` would
+    let another process checkpoint and delete the live WAL under it ("How To Corrupt An SQLite
+    Database File", section 2.2). SQLite's own connections share their locks per file and
+    defer closing descriptors while a lock is held, so a connection here is safe.
+    """
+    try:
+        if path.stat().st_size == 0:
+            return True
+    except OSError:
+        return True  # gone or unreadable: SQLite's own error names it when connecting
+    try:
+        probe = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error:
+        return True
+    try:
+        probe.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return "not a database" not in str(exc).lower()
+    finally:
+        probe.close()
+    return True
+
+
 def check_sqlite_file(url: str, *, write: bool) -> None:
     """Refuse a SQLite file that cannot work, before SQLite says something vaguer."""
     path = sqlite_path(url)
@@ -106,9 +141,7 @@ def check_sqlite_file(url: str, *, write: bool) -> None:
     if path.is_dir():
         raise DatabaseError(f"cannot open {shown}: {str(path)!r} is a directory")
     if path.exists():
-        with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
-        if header and header != _SQLITE_HEADER:
+        if not _is_sqlite_file(path):
             raise DatabaseError(f"cannot open {shown}: {str(path)!r} is not a SQLite database")
         if write and not os.access(path, os.W_OK):
             raise DatabaseError(f"cannot write {shown}: {str(path)!r} is read-only")

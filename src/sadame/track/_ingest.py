@@ -32,7 +32,7 @@ from sadame.track._ruleset import (
     issue_tokens,
     normalize_issue_text,
 )
-from sadame.track._transaction import DETECTIONS, ISSUES, KEYS, SESSIONS, Transaction, scoped
+from sadame.track._transaction import DETECTIONS, ISSUE_COLUMNS, ISSUES, KEYS, SESSIONS, Transaction, scoped
 from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, TransitionEntry
 
 __all__ = [
@@ -68,9 +68,15 @@ SELECT_PREVIOUS = (select(DETECTIONS.c.text, DETECTIONS.c.key, DETECTIONS.c.issu
                    .order_by(DETECTIONS.c.position))  # no issue_id test: it made SQLite pick the issue index
 SELECT_KEYS = select(KEYS.c.key_digest, KEYS.c.issue_id, KEYS.c.kind).where(
     scoped(KEYS), KEYS.c.key_digest.in_(bindparam("d", expanding=True)))
-SELECT_DUE = select(ISSUES.c.issue_id).where(
-    scoped(ISSUES), ISSUES.c.status == bindparam("st"), ISSUES.c.clock_seq <= bindparam("lim"),
-    ISSUES.c.merged_into.is_(None))
+# Both kinds of due issue in one statement, whole rows (so no second read): open issues missed
+# enough sessions to resolve, candidates missed enough to expire.
+SELECT_DUE = select(ISSUES).where(
+    scoped(ISSUES), ISSUES.c.merged_into.is_(None),
+    ((ISSUES.c.status == Status.OPEN.value) & (ISSUES.c.clock_seq <= bindparam("lo")))
+    | ((ISSUES.c.status == Status.CANDIDATE.value) & (ISSUES.c.clock_seq <= bindparam("lc"))),
+).order_by(ISSUES.c.clock_seq, ISSUES.c.id)
+INSERT_DETECTIONS = insert(DETECTIONS)
+INSERT_SESSION = insert(SESSIONS)
 
 
 @dataclass(frozen=True)
@@ -357,10 +363,14 @@ def _improve(run: IngestRun, item: Linked) -> None:
 def _expire_absent(run: IngestRun) -> None:
     """Absence: open issues missed N sessions resolve, candidates missed M sessions expire."""
     tx, s = run.tx, run.settings
+    rows = tx.conn.execute(SELECT_DUE, {**tx.params, "lo": run.seq - s.miss_sessions_to_resolve,
+                                        "lc": run.seq - s.candidate_expiry_sessions}).mappings().all()
+    for r in rows:
+        if r["issue_id"] not in tx.issues:
+            tx.issues[r["issue_id"]] = {c: r[c] for c in ISSUE_COLUMNS}
     for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
                               (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
-        due = list(tx.conn.execute(SELECT_DUE, {**tx.params, "st": status.value, "lim": run.seq - limit}).scalars())
-        tx.load(due)
+        due = [r["issue_id"] for r in rows if r["status"] == status.value]
         for iid in due:
             if iid in run.touched or tx.issues[iid]["status"] != status.value:
                 continue
@@ -452,15 +462,31 @@ def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
     r.transitions = [TransitionEntry(e["issue_id"], e["event"], e["from_state"], e["to_state"], e["reason"])
                      for e in tx.events]
     if linked:
-        tx.conn.execute(insert(DETECTIONS), [_detection(run, item) for item in linked])
+        tx.conn.execute(INSERT_DETECTIONS, [_detection(run, item) for item in linked])
     tx.flush()
-    tx.conn.execute(insert(SESSIONS).values(
-        tenant_id=tx.tenant, user_id=tx.user, session_id=run.session, seq=run.seq, at=tx.at,
-        ruleset_version=tx.ruleset.version, n_new=len(r.new), n_open=tx.counts.get("open", 0),
-        n_resolved=tx.counts.get("resolved", 0), n_regressions=len(r.regressions),
-        report=json.dumps(r.to_dict(), ensure_ascii=False),
-    ))
+    tx.conn.execute(INSERT_SESSION, {
+        "tenant_id": tx.tenant, "user_id": tx.user, "session_id": run.session, "seq": run.seq, "at": tx.at,
+        "ruleset_version": tx.ruleset.version, "n_new": len(r.new), "n_open": tx.counts.get("open", 0),
+        "n_resolved": tx.counts.get("resolved", 0), "n_regressions": len(r.regressions),
+        "report": json.dumps(_plain(r), ensure_ascii=False),
+    })
     return r
+
+
+def _plain(value: Any) -> Any:
+    """What ``dataclasses.asdict`` gives for the report, for ``json.dumps``, without its deep copies
+    (which cost more than the rest of writing the report)."""
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: v if type(v) in _SCALARS else _plain(v) for name in fields for v in (getattr(value, name),)}
+    if isinstance(value, list | tuple):
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in value.items()}
+    return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:

@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, insert, select, text
+from sqlalchemy import Connection, Engine, bindparam, insert, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from sadame.db import make_engine, resolve_url
+from sadame.db import DatabaseUnavailable, make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
-from sadame.track._errors import MergeError, MigrationNeedsReview, TrackError
+from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -51,6 +51,11 @@ __all__ = ["Tracker"]
 
 T = TypeVar("T")
 
+#: The tenant's active ruleset row's identity, read in every write (built once: building a
+#: statement costs more than running it on SQLite).
+_SELECT_ACTIVE = select(RULESETS.c.version, RULESETS.c.created_at).where(
+    RULESETS.c.tenant_id == bindparam("t"), RULESETS.c.active == 1)
+
 
 class Tracker:
     """Issue tracking for LLM findings, scoped by tenant then user (see the module docstring).
@@ -70,28 +75,34 @@ class Tracker:
         matcher: IssueMatcher | None = None,
         config: TrackerConfig | None = None,
         upgrade: bool = True,
+        engine: Engine | None = None,
     ) -> None:
         self.tenant = check_name(tenant, "tenant")
-        self.url = resolve_url(db_url)
+        self.url = resolve_url(db_url) if engine is None else engine.url.render_as_string(hide_password=False)
         self.config = config or TrackerConfig()
         self.matcher = matcher
-        self.engine = make_engine(self.url)
-        self.is_sqlite = self.url.startswith("sqlite")
+        # An engine passed in is shared (one pool per process for every tenant: the web app
+        # passes its own); it is the caller's to dispose. Otherwise the tracker owns one.
+        self._owns_engine = engine is None
+        self.engine = make_engine(self.url) if engine is None else engine
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
             sqlite_immediate(self.engine)
         if upgrade:
             upgrade_schema(self.engine)
+        # An explicit ruleset is used as given; otherwise the tenant's active one, re-read
+        # whenever another process (``track migrate --apply``) changed it -- see _refresh().
+        self._explicit = ruleset is not None
+        self._active: tuple[str, str] | None = None
         stored = self._stored_ruleset()
         self.ruleset = ruleset if ruleset is not None else (stored or default_ruleset())
-        # the first ingest pins the ruleset it used as the tenant's active one, so a later
-        # change of the bundled default cannot silently change keys (migrate changes it)
-        self._pinned = stored is not None
 
     # -- plumbing -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Release the database connections."""
-        self.engine.dispose()
+        """Release the database connections (of an engine this tracker made itself)."""
+        if self._owns_engine:
+            self.engine.dispose()
 
     def __enter__(self) -> Tracker:
         return self
@@ -115,21 +126,36 @@ class Tracker:
 
     def _stored_ruleset(self) -> Ruleset | None:
         with self._read() as conn:
-            content = conn.execute(
-                select(RULESETS.c.content).where(RULESETS.c.tenant_id == self.tenant, RULESETS.c.active == 1)
-            ).scalar()
-        return parse_ruleset(json.loads(content), source="stored") if content else None
+            row = conn.execute(
+                select(RULESETS.c.version, RULESETS.c.created_at, RULESETS.c.content)
+                .where(RULESETS.c.tenant_id == self.tenant, RULESETS.c.active == 1)
+            ).first()
+        if row is None:
+            return None
+        self._active = (row.version, row.created_at)
+        return parse_ruleset(json.loads(row.content), source="stored")
 
-    def _pin(self, conn: Connection) -> None:
-        if self._pinned:
-            return
-        active = conn.execute(select(RULESETS.c.version).where(RULESETS.c.tenant_id == self.tenant,
-                                                               RULESETS.c.active == 1)).scalar()
+    def _refresh(self, conn: Connection) -> None:
+        """Inside a write: use the tenant's active ruleset as it is now (one primary-key row).
+
+        Another process may have migrated the tenant since this tracker read it; the active
+        row's (version, created_at) tells, and only a change costs a parse. With no active
+        ruleset yet, the first write pins this tracker's one, so a later change of the bundled
+        default cannot silently change keys (migrate changes it).
+        """
+        active = conn.execute(_SELECT_ACTIVE, {"t": self.tenant}).first()
         if active is None:
+            stamp = to_iso(None)
             conn.execute(insert(RULESETS).values(
                 tenant_id=self.tenant, version=self.ruleset.version, name=self.ruleset.name, active=1,
-                content=json.dumps(self.ruleset.to_dict(), ensure_ascii=False), created_at=to_iso(None)))
-        self._pinned = True
+                content=json.dumps(self.ruleset.to_dict(), ensure_ascii=False), created_at=stamp))
+            self._active = (self.ruleset.version, stamp)
+        elif (active.version, active.created_at) != self._active:
+            if not self._explicit:
+                content = conn.execute(select(RULESETS.c.content).where(
+                    RULESETS.c.tenant_id == self.tenant, RULESETS.c.version == active.version)).scalar_one()
+                self.ruleset = parse_ruleset(json.loads(content), source="stored")
+            self._active = (active.version, active.created_at)
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
@@ -146,6 +172,10 @@ class Tracker:
                                          {"k": lock_key(self.tenant, user)})
                     return fn(conn)
             except (IntegrityError, OperationalError) as exc:
+                if attempt == attempts - 1 and isinstance(exc, OperationalError):
+                    first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
+                    raise DatabaseUnavailable(f"database busy: the write did not go through after "
+                                              f"{attempts} attempts ({first})") from exc
                 if attempt == attempts - 1:
                     raise TrackError(f"database conflict persisted after {attempts} attempts: {exc}") from exc
                 time.sleep(min(2.0, 0.05 * 2**attempt) * random.random())
@@ -156,6 +186,7 @@ class Tracker:
         user = check_name(user_id, "user_id")
 
         def run(conn: Connection) -> T:
+            self._refresh(conn)
             tx = Transaction(conn, self.tenant, user, to_iso(None), self.ruleset)
             result = fn(tx)
             tx.flush()
@@ -182,17 +213,36 @@ class Tracker:
         session = check_name(session_id, "session_id")
         parsed = parse_insights(insights)
         stamp = to_iso(at)
-        settings = self._settings()
 
         def run(conn: Connection) -> SessionReport:
             stored = replay(conn, self.tenant, user, session, parsed)
             if stored is not None:
                 return stored
-            self._pin(conn)
+            self._refresh(conn)
             return ingest_session(Transaction(conn, self.tenant, user, stamp, self.ruleset), session, parsed,
-                                  settings)
+                                  self._settings())
 
         return self._write([user], run)
+
+    def ingest_many(self, sessions: Iterable[Mapping[str, Any]]) -> Iterator[SessionReport]:
+        """Ingest a stream of sessions (``{"user_id", "session_id", "insights", "at"?}``; ``at`` is a
+        datetime or ISO 8601 text), each in its own transaction, yielding each report as it is
+        stored. A bad session raises :class:`InvalidInsight` naming its position; the sessions
+        before it stay stored, and running the stream again replays them (nothing is doubled)."""
+        for n, item in enumerate(sessions, 1):
+            if not isinstance(item, Mapping) or not {"user_id", "session_id", "insights"} <= set(item):
+                raise InvalidInsight(f"session {n}: needs user_id, session_id and insights")
+            at = item.get("at")
+            if isinstance(at, str):
+                text_at = at
+                try:
+                    at = datetime.fromisoformat(text_at)
+                except ValueError:
+                    raise InvalidInsight(f"session {n}: at {text_at[:40]!r} is not an ISO 8601 time") from None
+            try:
+                yield self.ingest(item["user_id"], item["session_id"], item["insights"], at=at)
+            except (InvalidInsight, SessionConflict) as exc:
+                raise type(exc)(f"session {n}: {exc}") from None
 
     # -- reading --------------------------------------------------------------------------
 
@@ -359,7 +409,7 @@ class Tracker:
             return applied
 
         applied = self._write(users or ["\x00tenant"], run)
-        self.ruleset = ruleset
+        self.ruleset, self._active = ruleset, None  # the next write reads the new row's stamp
         return applied
 
     # -- ruleset tooling ------------------------------------------------------------------
@@ -393,5 +443,5 @@ class Tracker:
         counts = self._write(users or ["\x00tenant"], lambda conn: import_rows(conn, self.tenant, data))
         stored = self._stored_ruleset()
         if stored is not None:
-            self.ruleset, self._pinned = stored, True
+            self.ruleset = stored
         return counts

@@ -83,6 +83,8 @@ def check_name(value: object, what: str) -> str:
         raise InvalidInsight(f"{what} must not contain control characters: {value!r}")
     if what == "user_id" and any(ch in _ID_FORBIDDEN for ch in value):
         raise InvalidInsight(f"user_id must not contain '/' or '\\' (it is a URL path segment): {value!r}")
+    if what == "user_id" and value in (".", ".."):
+        raise InvalidInsight(f"user_id must not be {value!r} (a URL path segment that cannot be reached)")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -108,7 +110,14 @@ def lock_key(tenant: str, user: str) -> int:
 
 
 def sqlite_immediate(engine: Engine) -> None:
-    """Make pysqlite leave transactions to us, and begin writers with BEGIN IMMEDIATE."""
+    """Make pysqlite leave transactions to us, and begin writers with BEGIN IMMEDIATE.
+
+    Engines from :func:`sadame.db.make_engine` on a writable file already do (shared by every
+    tenant's tracker, the listeners must be there once); this covers the others.
+    """
+    if getattr(engine, "sadame_begins", False):
+        return
+    engine.sadame_begins = True  # type: ignore[attr-defined]
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:

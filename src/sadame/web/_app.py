@@ -20,6 +20,7 @@ from sadame.web._context import WebContext
 from sadame.web._errors import BodySizeLimit, SafeJSONResponse, install_error_handlers
 from sadame.web._security import SecurityMiddleware
 from sadame.web._settings import WebSettings
+from sadame.web._trust import parse_proxies
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -67,6 +68,7 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
     from sadame.web.pages import router as pages_router
 
     settings = settings or WebSettings()
+    parse_proxies(settings.trusted_proxies)  # a bad address fails here, not at the first request
     url = resolve_url(db_url)
     engine = make_engine(url)
     if settings.migrate:
@@ -87,5 +89,6 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
     app.add_middleware(BodySizeLimit, limit=settings.max_body_bytes)
     # Added last, so outermost: refuses cross-origin posts before any body is read and
     # puts the security headers on every response, 413s included.
-    app.add_middleware(SecurityMiddleware, trusted_origins=settings.trusted_origins)
+    app.add_middleware(SecurityMiddleware, trusted_origins=settings.trusted_origins,
+                       allowed_hosts=settings.allowed_hosts, trusted_proxies=settings.trusted_proxies)
     return app

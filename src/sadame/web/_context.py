@@ -52,8 +52,9 @@ class WebContext:
         with self._lock:
             tracker = self._trackers.get(tenant)
             if tracker is None:
-                # The schema was migrated when the app was created.
-                tracker = Tracker(self.db_url, tenant=tenant, upgrade=False)
+                # The schema was migrated when the app was created. Every tenant's tracker
+                # shares the app's engine: one bounded pool per process, however many tenants.
+                tracker = Tracker(self.db_url, tenant=tenant, upgrade=False, engine=self.engine)
                 self._trackers[tenant] = tracker
                 while len(self._trackers) > _TRACKER_CACHE:
                     _name, evicted = self._trackers.popitem(last=False)

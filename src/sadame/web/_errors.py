@@ -8,6 +8,8 @@ Exception map (most specific first)::
                                    or puzzle, 409 for a move the state forbids, 429 for a spent
                                    budget ...: see :mod:`sadame._errors`)
     other LookupError           -> 404
+    DatabaseError, driver OperationalError/InterfaceError, pool timeout
+                                -> 503 with Retry-After (no connection details)
     other ValueError / TypeError (bad text ...) -> 400
     anything else               -> 500 (a bug: the fuzz tests look for these)
 
@@ -28,11 +30,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sadame._errors import SadameError
+from sadame.db import DatabaseError
 from sadame.web._present import present
 from sadame.web._security import FORM_NUL_MESSAGE, refusal
 
@@ -54,6 +59,10 @@ class SafeJSONResponse(JSONResponse):
 def _error(status: int, error: str, message: str, **extra: Any) -> SafeJSONResponse:
     return SafeJSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
+
+#: What a client sees when the database cannot answer: never the URL, user, host or driver text.
+DATABASE_UNAVAILABLE = "データベースに一時的に接続できません。しばらくしてからもう一度お試しください"
+RETRY_AFTER = "5"
 
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -105,6 +114,17 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _library(_request: Request, exc: Exception) -> SafeJSONResponse:
         found = present(exc)
         return _error(found.status, found.code, found.message, message_ja=found.japanese)
+
+    async def _database(request: Request, exc: Exception) -> Response:
+        # the details (which may name the database, its user and host) go to the log only
+        log.warning("database unavailable on %s: %s", request.url.path, str(exc).splitlines()[0] if str(exc) else
+                    type(exc).__name__)
+        response = refusal(request.scope, 503, "database_unavailable", DATABASE_UNAVAILABLE)
+        response.headers["Retry-After"] = RETRY_AFTER
+        return response
+
+    for database_error in (DatabaseError, OperationalError, InterfaceError, PoolTimeout):
+        app.add_exception_handler(database_error, _database)
 
     for kind in (SadameError, ValueError, LookupError, TypeError):
         app.add_exception_handler(kind, _library)

@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sadame.web._trust import client_address, host_allowed, parse_proxies
 from sadame.web.pages._common import templates
 
 __all__ = [
@@ -63,6 +64,7 @@ _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 _NUL_MESSAGE = "URL に NUL 文字は使えません。"
 FORM_NUL_MESSAGE = "入力に NUL 文字は使えません。"
+_HOST_MESSAGE = "このホスト名では応答しません。サーバーの管理者が許可したアドレスから開いてください。"
 _REFUSED_MESSAGE = "別のサイトから送られた操作は受け付けません。このサイトのページから操作してください。"
 
 
@@ -105,9 +107,12 @@ def same_origin(headers: Headers, scheme: str, trusted: tuple[str, ...] = ()) ->
 class SecurityMiddleware:
     """ASGI middleware: the origin check, the security headers and HEAD (module docstring)."""
 
-    def __init__(self, app: ASGIApp, trusted_origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, trusted_origins: tuple[str, ...] = (),
+                 allowed_hosts: tuple[str, ...] = ("*",), trusted_proxies: tuple[str, ...] = ()) -> None:
         self.app = app
         self.trusted = trusted_origins
+        self.allowed_hosts = allowed_hosts
+        self.proxies = parse_proxies(trusted_proxies)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -115,6 +120,14 @@ class SecurityMiddleware:
             return
         head = scope["method"] == "HEAD"
         wrapped = self._wrap(send, head, private=not scope["path"].startswith("/static/"))
+        headers = Headers(scope=scope)
+        if not host_allowed(headers.get("host"), self.allowed_hosts):
+            await refusal(scope, 400, "host_not_allowed", _HOST_MESSAGE)(scope, receive, wrapped)
+            return
+        peer = scope.get("client")
+        if peer and self.proxies:
+            scope = dict(scope, client=(client_address(peer[0], headers.get("x-forwarded-for"), self.proxies),
+                                        peer[1]))
         if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
             await refusal(scope, 400, "bad_request", _NUL_MESSAGE)(scope, receive, wrapped)
             return

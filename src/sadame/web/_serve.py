@@ -10,7 +10,12 @@ Environment read by :func:`settings_from_env`:
 * ``SADAME_COOKIE_SECURE`` — ``1`` to mark cookies ``Secure`` (behind TLS);
 * ``SADAME_ANONYMOUS_TTL`` — seconds an anonymous session lives after its last move;
 * ``SADAME_TRUSTED_ORIGINS`` — comma-separated origins allowed to post besides the host;
-* ``SADAME_QUOTE_SLOTS`` — quote checks running at once per worker.
+* ``SADAME_QUOTE_SLOTS`` — quote checks running at once per worker;
+* ``SADAME_ALLOWED_HOSTS`` — comma-separated host names the ``Host`` header may name (``*``: any);
+* ``SADAME_TRUSTED_PROXIES`` — comma-separated addresses/networks whose ``X-Forwarded-For`` is read.
+
+uvicorn's own ``X-Forwarded-For`` handling (which trusts loopback by default) is turned off:
+the app reads the header only from ``trusted_proxies`` (see :mod:`sadame.web._trust`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ _MIGRATE_ENV = "SADAME_WEB_MIGRATE"
 _TTL_ENV = "SADAME_ANONYMOUS_TTL"
 _ORIGINS_ENV = "SADAME_TRUSTED_ORIGINS"
 _SLOTS_ENV = "SADAME_QUOTE_SLOTS"
+_HOSTS_ENV = "SADAME_ALLOWED_HOSTS"
+_PROXIES_ENV = "SADAME_TRUSTED_PROXIES"
 
 
 def default_workers() -> int:
@@ -47,15 +54,29 @@ def _positive_int(name: str, default: int) -> int:
     return int(raw)
 
 
+def _listed(name: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in os.environ.get(name, "").split(",") if v.strip())
+
+
+def with_listen_host(settings: WebSettings, host: str) -> WebSettings:
+    """``settings`` whose allowed hosts include the address the server listens on (not a wildcard)."""
+    if host in ("0.0.0.0", "::", "") or host in settings.allowed_hosts:
+        return settings
+    return replace(settings, allowed_hosts=(*settings.allowed_hosts, host))
+
+
 def settings_from_env(base: WebSettings | None = None) -> WebSettings:
     """``base`` (default settings) with what the ``SADAME_*`` variables above say."""
     base = base or WebSettings()
-    origins = tuple(o.strip() for o in os.environ.get(_ORIGINS_ENV, "").split(",") if o.strip())
+    origins = _listed(_ORIGINS_ENV)
+    hosts, proxies = _listed(_HOSTS_ENV), _listed(_PROXIES_ENV)
     return replace(
         base,
         cookie_secure=env_flag(COOKIE_SECURE_ENV) or base.cookie_secure,
         anonymous_ttl=_positive_int(_TTL_ENV, base.anonymous_ttl),
         trusted_origins=origins or base.trusted_origins,
+        allowed_hosts=hosts or base.allowed_hosts,
+        trusted_proxies=proxies or base.trusted_proxies,
         quote_slots=_positive_int(_SLOTS_ENV, base.quote_slots),
         migrate=os.environ.get(_MIGRATE_ENV, "1") != "0",
     )
@@ -75,6 +96,8 @@ def _export(url: str, settings: WebSettings) -> None:
     os.environ[_TTL_ENV] = str(settings.anonymous_ttl)
     os.environ[_SLOTS_ENV] = str(settings.quote_slots)
     os.environ[_ORIGINS_ENV] = ",".join(settings.trusted_origins)
+    os.environ[_HOSTS_ENV] = ",".join(settings.allowed_hosts)
+    os.environ[_PROXIES_ENV] = ",".join(settings.trusted_proxies)
     os.environ[_MIGRATE_ENV] = "0"
 
 
@@ -90,11 +113,12 @@ def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: W
     from sadame.web._app import create_app
 
     url = resolve_url(db_url)
+    settings = with_listen_host(settings, host)
     app = create_app(url, settings=settings)
     if workers <= 1:
-        uvicorn.run(app, host=host, port=port, log_level=log_level)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False)
         return
     app.state.ctx.engine.dispose()
     _export(url, settings)
     uvicorn.run("sadame.web._serve:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level)
+                log_level=log_level, proxy_headers=False)

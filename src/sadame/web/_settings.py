@@ -48,8 +48,17 @@ class WebSettings:
     * ``budget_window``, ``client_sessions``, ``client_questions``, ``client_attempts``:
       what one client address may create or ask per window (seconds), over all its
       cookies: new sessions, and questions and answers per puzzle.
+    * ``client_daily_questions`` / ``client_daily_answers``: what one client address may ask
+      and answer per window over all puzzles together. With the per-puzzle limits alone an
+      address could store every puzzle's worth (about 0.5 GB a day over 73 puzzles); a player
+      asks a few hundred questions a day, and these caps hold three players' worth.
     * ``trusted_origins``: origins (``https://example.org``) besides the request's own
       host that may post forms (a reverse proxy that rewrites ``Host``).
+    * ``allowed_hosts``: host names (no port) the ``Host`` header may name; any other gets 400,
+      so a DNS-rebinding page cannot reach the service. ``"*"`` allows any. The default is the
+      loopback names; ``sadame serve --host`` adds the address it listens on.
+    * ``trusted_proxies``: addresses or networks (``10.0.0.0/8``) of reverse proxies whose
+      ``X-Forwarded-For`` names the client; from anyone else the header is ignored.
     * ``quote_slots``: quote checks that run at once in one process; more wait (up to
       ``quote_wait`` seconds, then 503), which bounds the memory of a worker.
     """
@@ -61,13 +70,17 @@ class WebSettings:
     migrate: bool = True
     session_absolute: int = 12 * _HOUR
     session_idle: int = 1 * _HOUR
-    anonymous_ttl: int = 30 * _DAY
+    anonymous_ttl: int = 14 * _DAY
     max_questions: int = 300
     max_attempts: int = 100
     budget_window: int = _DAY
     client_sessions: int = 50
     client_questions: int = 900
     client_attempts: int = 300
+    client_daily_questions: int = 1_500
+    client_daily_answers: int = 500
     trusted_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    trusted_proxies: tuple[str, ...] = ()
     quote_slots: int = 2
     quote_wait: float = 30.0

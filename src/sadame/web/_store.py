@@ -292,9 +292,12 @@ class GameStore:
     def _spend(self, session: Session, client: str, scope: str, kind: str, now: datetime) -> None:
         limits = self._settings
         limit = limits.client_questions if kind == "q" else limits.client_attempts
+        what = "質問" if kind == "q" else "回答"
         if not consume_budget(session, client, scope, limit, limits.budget_window, now):
-            what = "質問" if kind == "q" else "回答"
             raise BudgetExhausted(f"この端末からのこの問題への{what}が上限に達しました。時間をおいてお試しください")
+        total = limits.client_daily_questions if kind == "q" else limits.client_daily_answers
+        if not consume_budget(session, client, f"{kind}:all", total, limits.budget_window, now):
+            raise BudgetExhausted(f"この端末からの{what}が今日の上限に達しました。時間をおいてお試しください")
 
     def _write_state(
         self, session: Session, sid: str, pack: str, puzzle_id: str,

@@ -66,7 +66,7 @@ def revoke_key(db_url: str | None = None, *, prefix: str) -> int:
 
 def purge_sessions(db_url: str | None = None, *, anonymous_ttl: int | None = None) -> dict[str, int]:
     """Delete browser sessions idle longer than ``anonymous_ttl`` seconds (default: the
-    settings' 30 days) with their game states, and client budgets whose window is over."""
+    settings' 14 days) with their game states, and client budgets whose window is over."""
     settings = WebSettings(judge_fallback=None)
     if anonymous_ttl is not None:
         settings = replace(settings, anonymous_ttl=anonymous_ttl)

@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from sadame.db import DatabaseError
 from sadame.judge.game import GameError, UnknownPuzzle
 from sadame.judge.game._catalog import STATUS_LABELS
 from sadame.judge.game._messages import GIVE_UP_CONFIRM
@@ -90,6 +91,8 @@ def _move(request: Request, ctx: Ctx, pack: str, puzzle_id: str, action: str, te
     except BudgetExhausted as exc:
         return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=429,
                      focus="answer" if action == "answer" else "question")
+    except DatabaseError:
+        raise  # 503 from the app's handler, without the database's details
     except ValueError as exc:  # GameError and bad text
         return _page(request, ctx, browser, pack, puzzle_id, error=str(exc), status=400,
                      focus="answer" if action == "answer" else "question")

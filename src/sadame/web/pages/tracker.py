@@ -13,6 +13,7 @@ from urllib.parse import quote as urlquote
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from sadame.db import DatabaseError
 from sadame.web._chart import SESSION_SERIES, TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
 from sadame.web._present import present
@@ -83,6 +84,8 @@ def _user_url(user_id: str) -> str:
 
 def _failure(request: Request, browser: Browser, exc: Exception) -> HTMLResponse:
     """The error page: the same status as the API gives for ``exc``, in Japanese."""
+    if isinstance(exc, DatabaseError):
+        raise exc  # 503 from the app's handler, without the database's details
     found = present(exc)
     return render(request, browser, "error.html", {"message": found.japanese}, status=found.status)
 
