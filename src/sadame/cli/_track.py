@@ -273,12 +273,19 @@ def similar(issue_id: str, limit: int, user: str, as_json: bool, db: str | None,
 @click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the bundled default).")
 @_JSON
 def eval_(directory: str, ruleset: str | None, as_json: bool) -> None:
-    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables)."""
+    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables);
+    a directory holding the blind sets (track_meaning.jsonl, track_paraphrase.json) is scored with their tables."""
     from sadame.track import TrackError, load_ruleset
     from sadame.track._eval import format_track_eval, run_track_eval
+    from sadame.track._eval_blind import format_blind, is_blind_dir, run_blind
 
     try:
-        report = run_track_eval(directory, load_ruleset(ruleset) if ruleset else None)
+        rs = load_ruleset(ruleset) if ruleset else None
+        if is_blind_dir(directory):
+            blind = run_blind(directory, rs)
+            echo_json(blind.to_dict()) if as_json else click.echo(format_blind(blind))
+            return
+        report = run_track_eval(directory, rs)
     except TrackError as exc:
         raise click.ClickException(str(exc)) from None
     echo_json(report.to_dict()) if as_json else click.echo(format_track_eval(report))

@@ -41,6 +41,8 @@ class SimilarIssue:
     score: float
     #: the configured matcher (LLM, embeddings) named this issue; ``score`` is then at least its confidence
     by_matcher: bool = False
+    #: the dashboard offers a merge button for it (a suggestion below the calibrated score is shown without one)
+    merge_offered: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
