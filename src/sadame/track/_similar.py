@@ -22,13 +22,16 @@ from sadame.normalize import normalize
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._transaction import DETECTIONS, ISSUES
 
-__all__ = ["MAX_CANDIDATES", "SimilarIssue", "similar_issues", "similarity"]
+__all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similarity"]
 
 #: Issues compared per request (the most recently detected ones).
 MAX_CANDIDATES = 2_000
 _TEXTS_PER_ISSUE = 3
 _WEIGHTS = (0.5, 0.15, 0.35)  # lemmas, readings, character bigrams
 _MATCHER_POOL = 20
+#: Calibrated score at and above which a suggestion is offered with a merge button (see
+#: docs/guide/track.md: chosen on the project's own paraphrase and same-word sets, not the blind ones).
+MERGE_OFFER_SCORE = 0.35
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ DEFAULT_TZ = "Asia/Tokyo"
 MARKER_LABELS: dict[str, tuple[str, str]] = {
     "new": ("新規", "m-new"),
     "continuing": ("継続", "m-continuing"),
-    "improved": ("改善", "m-improved"),
+    "improved": ("改善（改善の記述あり）", "m-improved"),
+    "absent": ("今回は指摘なし", "m-absent"),
     "regressed": ("再発", "m-regressed"),
     "resolved": ("解決", "m-resolved"),
     "deferred": ("保留中の候補", "m-deferred"),
