@@ -42,6 +42,7 @@ __all__ = [
     "count_users",
     "event_view",
     "export_rows",
+    "issue_timelines",
     "latest_markers",
     "latest_report",
     "list_issues",
@@ -280,3 +281,17 @@ def user_summaries(conn: Connection, tenant: str, offset: int = 0, limit: int = 
 def count_users(conn: Connection, tenant: str) -> int:
     """How many users of the tenant have data."""
     return int(conn.execute(select(func.count()).select_from(USERS).where(USERS.c.tenant_id == tenant)).scalar() or 0)
+
+
+def issue_timelines(conn: Connection, tenant: str, user: str, issue_ids: list[str],
+                    sessions: int = 12) -> dict[str, Any]:
+    """One row per issue of ``issue_ids`` over the last ``sessions`` sessions: the marker each
+    session gave it (``new``, ``continuing``, ``improved``, ``absent``, ``resolved``, ``regressed``,
+    ``deferred``) or None. Reads ``sessions`` stored reports, whatever the history's length."""
+    s = SESSIONS
+    rows = list(conn.execute(select(s.c.session_id, s.c.report).where(s.c.tenant_id == tenant, s.c.user_id == user)
+                             .order_by(s.c.seq.desc()).limit(max(1, min(sessions, 50)))))
+    rows.reverse()
+    marks = [_report_markers(json.loads(r[1])) for r in rows]
+    return {"sessions": [r[0] for r in rows],
+            "rows": [{"issue_id": iid, "cells": [m.get(iid) for m in marks]} for iid in issue_ids]}

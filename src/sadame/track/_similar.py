@@ -17,9 +17,10 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from sadame.lang import content_terms
+from sadame.lang import FindingTerms, content_terms
 from sadame.normalize import normalize
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
+from sadame.track._ruleset import Ruleset, finding_kind
 from sadame.track._transaction import DETECTIONS, ISSUES
 
 __all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similarity"]
@@ -29,9 +30,10 @@ MAX_CANDIDATES = 2_000
 _TEXTS_PER_ISSUE = 3
 _WEIGHTS = (0.5, 0.15, 0.35)  # lemmas, readings, character bigrams
 _MATCHER_POOL = 20
+_ENDINGS = frozenset("るうくすつぬむぶぐいさ")
 #: Calibrated score at and above which a suggestion is offered with a merge button (see
 #: docs/guide/track.md: chosen on the project's own paraphrase and same-word sets, not the blind ones).
-MERGE_OFFER_SCORE = 0.35
+MERGE_OFFER_SCORE = 0.40
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,14 @@ class _Profile:
 
 
 @functools.lru_cache(maxsize=20_000)
+def _stem(reading: str) -> str:
+    """A reading without its inflection ending, so 崩れる (くずれる) meets 崩れ (くずれ)."""
+    return reading[:-1] if len(reading) >= 3 and reading[-1] in _ENDINGS else reading
+
+
 def _profile_of(text: str) -> _Profile:
     terms = content_terms(text)
+    terms = FindingTerms(terms.lemmas, frozenset(_stem(r) for r in terms.readings))
     norm = normalize(text, preset="issue").replace(" ", "")
     return _Profile(terms.lemmas, terms.readings, frozenset(norm[i : i + 2] for i in range(len(norm) - 1)))
 
@@ -118,10 +126,23 @@ def _ask_matcher(scored: list[SimilarIssue], keys: dict[str, str], text: str, ma
             if s.issue_id == result.issue_id else s for s in scored]
 
 
+def _polarity(title: str, ruleset: Ruleset | None) -> str:
+    return "problem" if ruleset is None else finding_kind(title, ruleset)
+
+
+def _offer(s: SimilarIssue, detection_match: float) -> SimilarIssue:
+    offered = s.score >= MERGE_OFFER_SCORE or (s.by_matcher and s.score >= detection_match)
+    return replace(s, merge_offered=offered)
+
+
 def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
-                   matcher: IssueMatcher | None = None, timeout: float | None = None) -> list[SimilarIssue]:
+                   matcher: IssueMatcher | None = None, timeout: float | None = None,
+                   ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
     """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
-    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked)."""
+    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked).
+    With a ``ruleset``, an issue of the other polarity (an improvement or praise stored as an
+    issue, for a problem) is never suggested. ``merge_offered`` is true at or above
+    :data:`MERGE_OFFER_SCORE` (or a matcher's pick at or above ``detection_match``)."""
     limit = max(1, min(int(limit), 50))
     i = ISSUES
     rows = list(conn.execute(
@@ -136,9 +157,10 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
         titles[iid] = str(own or "")
     texts = _texts(conn, tenant, user, list(titles))
     mine = [titles[iid], *texts[iid]]
+    polarity = _polarity(titles[iid], ruleset)
     scored = []
     for other, title, status, _key in rows:
-        if other == iid:
+        if other == iid or _polarity(title, ruleset) != polarity:
             continue
         score = similarity(mine, [title, *texts[other]])
         if score > 0 or matcher is not None:
@@ -147,4 +169,4 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if matcher is not None:
         scored = _ask_matcher(scored, keys, titles[iid], matcher, timeout)
         scored = sorted((s for s in scored if s.score > 0), key=lambda s: (-s.score, s.issue_id))
-    return scored[:limit]
+    return [_offer(s, detection_match) for s in scored[:limit]]

@@ -263,6 +263,13 @@ class Tracker:
         with self._read() as conn:
             return queries.latest_markers(conn, self.tenant, user)
 
+    def issue_timelines(self, user_id: str, issue_ids: Sequence[str], *, sessions: int = 12) -> dict[str, Any]:
+        """Per issue, what each of the last ``sessions`` sessions did to it (a marker or None):
+        the data of the dashboard's one-line-per-issue timeline."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.issue_timelines(conn, self.tenant, user, list(issue_ids), sessions)
+
     def user_summaries(self, *, offset: int = 0, limit: int = 50) -> tuple[list[dict[str, Any]], int]:
         """A page of users with counts, last session and its regressions; and how many users there are."""
         with self._read() as conn:
@@ -281,7 +288,8 @@ class Tracker:
         with self._read() as conn:
             full = queries.resolve_id(conn, self.tenant, user, issue_id)
             return similar_issues(conn, self.tenant, user, full, limit=limit, matcher=self.matcher,
-                                  timeout=self.config.matcher_timeout)
+                                  timeout=self.config.matcher_timeout, ruleset=self.ruleset,
+                                  detection_match=self._threshold("detection_match"))
 
     # -- user actions ---------------------------------------------------------------------
 

@@ -1,0 +1,32 @@
+"""Issue 20: suggestions worth clicking -- never of the other polarity, no merge button below the
+calibrated score."""
+
+from __future__ import annotations
+
+from sadame.track import Tracker, TrackerConfig, default_ruleset, load_ruleset
+from sadame.track._similar import MERGE_OFFER_SCORE
+
+CONFIG = TrackerConfig(max_new_per_session=10)
+
+
+def test_an_improvement_stored_as_an_issue_is_never_suggested_for_a_problem(db_url: str) -> None:
+    # the seed's ruleset stored the improvement as a problem (what the coach saw in issue 20)
+    with Tracker(db_url, tenant="t", ruleset=load_ruleset("seed-example"), config=CONFIG) as old:
+        old.ingest("u", "s1", ["かかと着地は見られなくなった", "かかと着地が続いている", "腕振りが小さい"])
+        problem = next(v for v in old.list_issues("u") if v.title == "かかと着地が続いている")
+        assert old.similar("u", problem.issue_id)[0].title == "かかと着地は見られなくなった"  # before
+    with Tracker(db_url, tenant="t", ruleset=default_ruleset(), config=CONFIG) as t:
+        titles = [s.title for s in t.similar("u", problem.issue_id)]
+        assert "かかと着地は見られなくなった" not in titles
+
+
+def test_only_suggestions_at_or_above_the_calibrated_score_offer_a_merge(db_url: str) -> None:
+    texts = ["声が小さく、自信がなさそうに聞こえる", "声が小さく、自信がなさそうに見える", "声の大きさが足りない",
+             "語尾の声が小さい", "自信がなさそうな表情"]
+    with Tracker(db_url, tenant="t", config=CONFIG) as t:
+        report = t.ingest("u", "s1", texts)
+        first = report.new[0].issue_id or ""
+        found = t.similar("u", first, limit=10)
+        assert len(found) >= 3
+        assert {s.merge_offered for s in found} == {True, False}
+        assert all(s.merge_offered == (s.score >= MERGE_OFFER_SCORE) for s in found)
