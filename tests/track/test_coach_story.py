@@ -114,3 +114,24 @@ def test_a_returning_resolved_or_expired_issue_is_a_regression(db_url: str, gone
         assert t.show("u", iid or "").issue.status == "open"
         assert t.show("u", iid or "").events[-1].event == "return"
         assert t.latest_markers("u")[iid or ""] == "regressed"
+
+
+def test_the_cli_says_再発_for_a_returning_expired_issue(db_url: str) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from sadame.cli import cli
+
+    def run(*args: str, input: str | None = None) -> str:
+        out = CliRunner().invoke(cli, ["track", *args, "--db", db_url, "--tenant", "coach"], input=input)
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    for n, findings in enumerate([["握力が弱い"], ["視線が下がる"], ["視線が下がる"], ["視線が下がる"]], 1):
+        run("ingest", "--user", "u", "--session", f"s{n}", "-", input=json.dumps(findings, ensure_ascii=False))
+    listed = run("list", "--user", "u", "--status", "expired")
+    assert "握力が弱い" in listed
+    out = run("ingest", "--user", "u", "--session", "s5", "-", input='["握力の弱さが気になる"]')
+    assert next(line.split()[:3] for line in out.splitlines() if line.startswith("regressions"))[2] == "再発"
+    assert "再発" in run("list", "--user", "u")

@@ -162,3 +162,28 @@ def test_a_weak_suggestion_has_no_merge_button(live_server: LiveServer, page: An
         assert (row.locator("a.merge-suggestion").count() == 1) == (score >= 40), row.inner_text()
         assert (row.locator(".no-merge").count() == 1) == (score < 40)
     assert page.locator("a.merge-suggestion").count() == 1
+
+
+RETURNS = [("s1", [{"text": "踏み込みが弱い", "confidence": 0.95}, "握力が弱い"]), ("s2", ["視線が下がる"]),
+           ("s3", ["視線が下がる"]), ("s4", ["視線が下がる"]), ("s5", ["踏み込みの弱さが目立つ", "握力の弱さが気になる"])]
+
+
+def test_a_returning_resolved_or_expired_issue_is_a_regression_in_the_api_and_dashboard(
+        live_server: LiveServer, page: Any) -> None:
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as client:
+        for session_id, insights in RETURNS:
+            response = client.post("/api/track/ingest",
+                                   json={"user_id": "kato", "session_id": session_id, "insights": insights})
+            assert response.status_code == 200, response.text
+        before = {e["event"] for i in client.get("/api/track/users/kato/issues").json()
+                  for e in client.get(f"/api/track/users/kato/issues/{i['issue_id']}").json()["events"]}
+    report = response.json()
+    assert sorted(e["text"] for e in report["regressions"]) == ["握力の弱さが気になる", "踏み込みの弱さが目立つ"]
+    assert report["new"] == [] and "return" in before
+    _sign_in(live_server, page, key)
+    page.click("text=kato")
+    markers = {page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(1).inner_text().strip():
+               page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(0).inner_text().strip()
+               for n in range(page.locator("table.issue-list tbody tr").count())}
+    assert markers["踏み込みが弱い"] == "再発" and markers["握力が弱い"] == "再発"

@@ -27,6 +27,7 @@ from sadame.track._eval_paraphrase import (
     format_paraphrase,
     run_paraphrase_eval,
 )
+from sadame.track._matching import IssueMatcher
 from sadame.track._ruleset import Ruleset, default_ruleset
 from sadame.track._tracker import Tracker
 from sadame.track._views import SessionReport, TrackerConfig
@@ -178,14 +179,16 @@ class BlindReport:
                 "paraphrase": None if self.paraphrase is None else self.paraphrase.to_dict()}
 
 
-def run_blind(directory: str | Path, ruleset: Ruleset | None = None) -> BlindReport:
-    """Score every blind set present in ``directory``."""
+def run_blind(directory: str | Path, ruleset: Ruleset | None = None, *, matcher: IssueMatcher | None = None,
+              matcher_timeout: float | None = 5.0) -> BlindReport:
+    """Score every blind set present in ``directory`` (the paraphrase set through ``matcher`` if given)."""
     base = Path(directory)
     report = BlindReport()
     if (base / BLIND_MEANING_FILE).is_file():
         report.meaning = run_meaning_eval(base / BLIND_MEANING_FILE, ruleset)
     if (base / BLIND_PARAPHRASE_FILE).is_file():
-        report.paraphrase = run_paraphrase_eval(base / BLIND_PARAPHRASE_FILE, ruleset)
+        report.paraphrase = run_paraphrase_eval(base / BLIND_PARAPHRASE_FILE, ruleset, matcher=matcher,
+                                                matcher_timeout=matcher_timeout)
     return report
 
 
