@@ -30,3 +30,34 @@ def test_only_suggestions_at_or_above_the_calibrated_score_offer_a_merge(db_url:
         assert len(found) >= 3
         assert {s.merge_offered for s in found} == {True, False}
         assert all(s.merge_offered == (s.score >= MERGE_OFFER_SCORE) for s in found)
+
+
+def _both(t: Tracker, user: str, iid: str) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    from sadame.track._similar import similar_issues_scan
+
+    indexed = [(s.issue_id, s.score) for s in t.similar(user, iid, limit=10)]
+    with t.engine.connect() as conn:
+        scanned = [(s.issue_id, s.score) for s in similar_issues_scan(conn, t.tenant, user, iid, limit=10,
+                                                                       ruleset=t.ruleset)]
+    return indexed, scanned
+
+
+def test_the_index_answers_like_the_simple_scan_as_sessions_and_merges_happen(db_url: str) -> None:
+    texts = ["踏み込みが弱い", "踏み込みの弱さが目立つ", "握力が弱い", "視線が下がる", "視線が落ちる", "呼吸が浅い",
+             "声が小さく、自信がなさそうに聞こえる", "語尾の声が小さい", "フォームが崩れる"]
+    with Tracker(db_url, tenant="t", config=CONFIG) as t:
+        first = t.ingest("u", "s1", texts[:5])
+        ids = [e.issue_id or "" for e in first.new + first.remaining + first.deferred]
+        for iid in ids:
+            indexed, scanned = _both(t, "u", iid)
+            assert indexed == scanned
+        t.ingest("u", "s2", [*texts[5:], "視線の落ち方が気になる"])  # new issues and texts: read incrementally
+        target = t.list_issues("u")[3].issue_id
+        for view in t.list_issues("u"):
+            assert _both(t, "u", view.issue_id)[0] == _both(t, "u", view.issue_id)[1]
+        t.merge("u", target, [t.list_issues("u")[4].issue_id])
+        merged_away = t.list_issues("u", include_merged=True)[4].issue_id
+        for view in t.list_issues("u"):
+            indexed, scanned = _both(t, "u", view.issue_id)
+            assert merged_away not in [i for i, _ in indexed]
+            assert [i for i, _ in indexed if i != target] == [i for i, _ in scanned if i != target]

@@ -21,9 +21,11 @@ from sadame.lang import FindingTerms, content_terms
 from sadame.normalize import normalize
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._ruleset import Ruleset, finding_kind
+from sadame.track._similar_index import Profiler, user_index
 from sadame.track._transaction import DETECTIONS, ISSUES
 
-__all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similarity"]
+__all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similar_issues_scan",
+           "similarity"]
 
 #: Issues compared per request (the most recently detected ones).
 MAX_CANDIDATES = 2_000
@@ -74,6 +76,11 @@ def _profile_of(text: str) -> _Profile:
 
 
 def _profile(texts: Iterable[str]) -> _Profile:
+    return _profile_tuple(tuple(texts))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _profile_tuple(texts: tuple[str, ...]) -> _Profile:
     parts = [_profile_of(t[:500]) for t in texts]
     return _Profile(frozenset().union(*(p.lemmas for p in parts)), frozenset().union(*(p.readings for p in parts)),
                     frozenset().union(*(p.bigrams for p in parts)))
@@ -135,10 +142,12 @@ def _offer(s: SimilarIssue, detection_match: float) -> SimilarIssue:
     return replace(s, merge_offered=offered)
 
 
-def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
-                   matcher: IssueMatcher | None = None, timeout: float | None = None,
-                   ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
-    """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
+def similar_issues_scan(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
+                        matcher: IssueMatcher | None = None, timeout: float | None = None,
+                        ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
+    """The simple code :func:`similar_issues` replaced (kept for ``benchmarks/track_similar.py``
+    and the equivalence test): score the 2,000 most recent issues one by one.
+    The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
     With a ``matcher``, its choice among the best lexical candidates is boosted (and marked).
     With a ``ruleset``, an issue of the other polarity (an improvement or praise stored as an
     issue, for a problem) is never suggested. ``merge_offered`` is true at or above
@@ -170,3 +179,61 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
         scored = _ask_matcher(scored, keys, titles[iid], matcher, timeout)
         scored = sorted((s for s in scored if s.score > 0), key=lambda s: (-s.score, s.issue_id))
     return [_offer(s, detection_match) for s in scored[:limit]]
+
+
+def _features(texts: list[str]) -> frozenset[str]:
+    p = _profile(texts)
+    return frozenset([*(f"l{x}" for x in p.lemmas), *(f"r{x}" for x in p.readings), *(f"b{x}" for x in p.bigrams)])
+
+
+class _Profiler(Profiler):
+    def __call__(self, texts: list[str]) -> frozenset[str]:
+        return _features(texts)
+
+
+def _live(conn: Connection, tenant: str, user: str, ids: list[str]) -> dict[str, str]:
+    """Status of each of ``ids`` that is not merged away."""
+    out: dict[str, str] = {}
+    i = ISSUES
+    for start in range(0, len(ids), 500):
+        # merged_into is tested here, not in SQL: with it SQLite walked the merged index over every issue
+        out.update((r[0], r[1]) for r in conn.execute(select(i.c.issue_id, i.c.status, i.c.merged_into).where(
+            i.c.tenant_id == tenant, i.c.user_id == user, i.c.issue_id.in_(ids[start : start + 500])))
+            if r[2] is None)
+    return out
+
+
+def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
+                   matcher: IssueMatcher | None = None, timeout: float | None = None,
+                   ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
+    """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0),
+    scored only among the issues that share a feature with it (:mod:`sadame.track._similar_index`).
+    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked).
+    With a ``ruleset``, an issue of the other polarity (an improvement or praise stored as an
+    issue, for a problem) is never suggested. ``merge_offered`` is true at or above
+    :data:`MERGE_OFFER_SCORE` (or a matcher's pick at or above ``detection_match``)."""
+    limit = max(1, min(int(limit), 50))
+    index = user_index(conn, str(conn.engine.url), tenant, user, _Profiler())
+    title = index.titles.get(iid)
+    if title is None:
+        title = str(conn.execute(select(ISSUES.c.title).where(
+            ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user, ISSUES.c.issue_id == iid)).scalar() or "")
+    mine = [title, *index.texts.get(iid, [])]
+    polarity = _polarity(title, ruleset)
+    scores = {o: similarity(mine, [index.titles[o], *index.texts.get(o, [])])
+              for o in index.candidates(_features(mine), iid)}
+    ranked = sorted((o for o, sc in scores.items() if sc > 0), key=lambda o: (-scores[o], o))
+    if matcher is not None and len(ranked) < _MATCHER_POOL:  # the matcher sees recent issues too
+        ranked += [o for o in reversed(index.titles) if o != iid and o not in scores][: _MATCHER_POOL - len(ranked)]
+    out: list[SimilarIssue] = []
+    for start in range(0, len(ranked), 4 * _MATCHER_POOL):
+        chunk = ranked[start : start + 4 * _MATCHER_POOL]
+        status = _live(conn, tenant, user, chunk)
+        out += [SimilarIssue(o, index.titles[o], status[o], scores.get(o, 0.0)) for o in chunk
+                if o in status and _polarity(index.titles[o], ruleset) == polarity]
+        if len(out) >= max(limit, _MATCHER_POOL if matcher is not None else limit):
+            break
+    if matcher is not None:
+        out = _ask_matcher(out, index.keys, title, matcher, timeout)
+        out = sorted((s for s in out if s.score > 0), key=lambda s: (-s.score, s.issue_id))
+    return [_offer(s, detection_match) for s in out[:limit]]
