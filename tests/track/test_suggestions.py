@@ -61,3 +61,23 @@ def test_the_index_answers_like_the_simple_scan_as_sessions_and_merges_happen(db
             indexed, scanned = _both(t, "u", view.issue_id)
             assert merged_away not in [i for i, _ in indexed]
             assert [i for i, _ in indexed if i != target] == [i for i, _ in scanned if i != target]
+
+
+def test_a_merge_a_coach_confirmed_becomes_a_suggestion_for_other_users_not_a_link(db_url: str) -> None:
+    with Tracker(db_url, tenant="t", config=CONFIG) as t:
+        for user in ("a", "b"):
+            t.ingest(user, "s1", ["歩幅が小さい", "ストライドが狭い", "視線が下がる"])
+
+        def ids(user: str) -> dict[str, str]:
+            return {v.title: v.issue_id for v in t.list_issues(user)}
+
+        assert "ストライドが狭い" not in [s.title for s in t.similar("b", ids("b")["歩幅が小さい"])]  # no shared word
+        t.merge("a", ids("a")["歩幅が小さい"], [ids("a")["ストライドが狭い"]])
+        found = t.similar("b", ids("b")["歩幅が小さい"])
+        assert found[0].title == "ストライドが狭い" and found[0].confirmed_elsewhere and found[0].merge_offered
+        assert all(v.merged_into is None for v in t.list_issues("b", include_merged=True))  # nothing linked
+        report = t.ingest("b", "s2", ["ストライドが狭い"])
+        assert [e.issue_id for e in report.remaining] == [ids("b")["ストライドが狭い"]]  # its own issue, not 歩幅
+        # the hint holds digests only: erasing user a leaves no text of theirs
+        t.delete_user("a")
+        assert not any("歩幅" in str(r) or "ストライド" in str(r) for r in t.export() if r.get("user_id") == "")

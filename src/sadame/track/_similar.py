@@ -19,6 +19,7 @@ from sqlalchemy import Connection, select
 
 from sadame.lang import FindingTerms, content_terms
 from sadame.normalize import normalize
+from sadame.track._hints import hinted_issues
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._ruleset import Ruleset, finding_kind
 from sadame.track._similar_index import Profiler, user_index
@@ -50,6 +51,8 @@ class SimilarIssue:
     by_matcher: bool = False
     #: the dashboard offers a merge button for it (a suggestion below the calibrated score is shown without one)
     merge_offered: bool = True
+    #: a person merged issues with these two keys (for some user of the tenant): a suggestion, not a link
+    confirmed_elsewhere: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -138,7 +141,8 @@ def _polarity(title: str, ruleset: Ruleset | None) -> str:
 
 
 def _offer(s: SimilarIssue, detection_match: float) -> SimilarIssue:
-    offered = s.score >= MERGE_OFFER_SCORE or (s.by_matcher and s.score >= detection_match)
+    offered = (s.score >= MERGE_OFFER_SCORE or (s.by_matcher and s.score >= detection_match)
+               or s.confirmed_elsewhere)
     return replace(s, merge_offered=offered)
 
 
@@ -236,4 +240,18 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if matcher is not None:
         out = _ask_matcher(out, index.keys, title, matcher, timeout)
         out = sorted((s for s in out if s.score > 0), key=lambda s: (-s.score, s.issue_id))
+    out = _with_hints(conn, tenant, user, iid, index.keys.get(iid), out, index.titles)
     return [_offer(s, detection_match) for s in out[:limit]]
+
+
+def _with_hints(conn: Connection, tenant: str, user: str, iid: str, key: str | None, out: list[SimilarIssue],
+                titles: dict[str, str]) -> list[SimilarIssue]:
+    """Issues whose keys a person merged with this one's (any user of the tenant) come first."""
+    hinted = [h for h in hinted_issues(conn, tenant, user, key) if h != iid] if key else []
+    if not hinted:
+        return out
+    status = _live(conn, tenant, user, hinted)
+    scores = {s.issue_id: s.score for s in out}
+    first = [SimilarIssue(h, titles.get(h, ""), status[h], scores.get(h, 0.0), confirmed_elsewhere=True)
+             for h in hinted if h in status]
+    return first + [s for s in out if s.issue_id not in {f.issue_id for f in first}]

@@ -28,6 +28,7 @@ from sadame.db import make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
 from sadame.track._errors import MergeError, MigrationNeedsReview, TrackError
+from sadame.track._hints import record_merge_hints
 from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -319,14 +320,18 @@ class Tracker:
     def merge(self, user_id: str, target_id: str, source_ids: Sequence[str], *, actor: str = "user",
               reason: str | None = None) -> IssueView:
         """Fold ``source_ids`` into ``target_id``: their keys become aliases of the target and their
-        detections count for it. Reversible exactly with :meth:`unmerge`."""
+        detections count for it. Reversible exactly with :meth:`unmerge`. The pair of keys is
+        remembered for the tenant: another user's issues with the same two keys get each other as
+        a suggestion (``confirmed_elsewhere``), never an automatic link."""
         check_name(actor, "actor")
         sources = [source_ids] if isinstance(source_ids, str) else list(source_ids)
         target = self.resolve_id(user_id, target_id)
         full = [self.resolve_id(user_id, s) for s in sources]
 
         def run(tx: Transaction) -> IssueView:
+            keys = [tx.get(i)["key"] for i in full]
             merge_into(tx, target, full, actor=actor, reason=reason)
+            record_merge_hints(tx.conn, self.tenant, tx.get(target)["key"], keys, actor=actor, at=tx.at)
             return issue_view(tx.get(target))
 
         return self._in_user_tx(user_id, run)
