@@ -118,7 +118,9 @@ def test_progress_lists_previous_findings_not_seen_now(db_url: str) -> None:
         linked = link_findings(run, parse_insights(["タイミングが遅い"]))
         apply_lifecycle(run, linked)
         progress(run, linked)
-        assert [(e.key, e.source) for e in run.report.improvements] == [("attention_issue", "progress")]
+        # absent is not improved: 今回は指摘なし (issue 20)
+        assert [(e.key, e.source) for e in run.report.absent] == [("attention_issue", "progress")]
+        assert run.report.improvements == []
 
 
 def test_persist_report_writes_detections_and_the_session(db_url: str) -> None:

@@ -96,13 +96,19 @@ def ingest(source: Any, session: str | None, at: str | None, ruleset: str | None
         return
     if report.replayed:
         click.echo(f"session {session} was already ingested; stored report:")
-    for label, entries in (("new", report.new), ("remaining", report.remaining),
-                           ("improvements", report.improvements), ("regressions", report.regressions),
-                           ("deferred", report.deferred), ("filtered", report.filtered),
-                           ("ignored", report.ignored), ("duplicates", report.duplicates)):
+    from sadame.track._labels import tracker_labels
+
+    marks = tracker_labels().markers
+    for label, entries, mark in (("new", report.new, "new"), ("remaining", report.remaining, "continuing"),
+                                 ("improvements", report.improvements, "improved"),
+                                 ("regressions", report.regressions, "regressed"),
+                                 ("absent", report.absent, "absent"), ("deferred", report.deferred, "deferred"),
+                                 ("filtered", report.filtered, None), ("ignored", report.ignored, None),
+                                 ("duplicates", report.duplicates, None)):
+        state = marks[mark][0] if mark else "-"
         for entry in entries:
             iid = (entry.issue_id or "-")[:12]
-            click.echo(f"{label:<12} {iid:<12} {entry.key}  {entry.text}")
+            click.echo(f"{label:<12} {iid:<12} {state}  {entry.key}  {entry.text}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
 
@@ -155,13 +161,18 @@ def _ingest_stream(source: Any, ruleset: str | None, as_json: bool, db: str | No
 @_JSON
 @_common
 def list_(status: str | None, user: str, as_json: bool, db: str | None, tenant: str) -> None:
-    """List a user's issues."""
-    views = _tracker(db, tenant).list_issues(user, status)
+    """List a user's issues, with what the latest session did to each (改善, 今回は指摘なし, 再発 ...)."""
+    from sadame.track._labels import tracker_labels
+
+    t = _tracker(db, tenant)
+    views = t.list_issues(user, status)
     if as_json:
         echo_json([v.to_dict() for v in views])
         return
+    markers, labels = t.latest_markers(user), tracker_labels().markers
     for v in views:
-        click.echo(f"{v.issue_id[:12]}  {v.status:<9} x{v.occurrence_count:<3} {v.key}  {v.title}")
+        mark = labels[markers[v.issue_id]][0] if v.issue_id in markers else "-"
+        click.echo(f"{v.issue_id[:12]}  {v.status:<9} x{v.occurrence_count:<3} {mark}  {v.key}  {v.title}")
 
 
 @track.command(epilog="Example:\n\n    sadame track show 35df17c0f114cd9c0b9d173efe98ccfa39fcb7f2 --user u1")
@@ -324,20 +335,42 @@ def similar(issue_id: str, limit: int, user: str, as_json: bool, db: str | None,
         echo_json([s.to_dict() for s in found])
         return
     for s in found:
-        click.echo(f"{s.score:.2f}  {s.issue_id[:12]}  {s.status:<9} {s.title}")
+        offer = "merge?" if s.merge_offered else "-     "
+        click.echo(f"{s.score:.2f}  {offer}  {s.issue_id[:12]}  {s.status:<9} {s.title}")
 
 
 @track.command(name="eval", epilog="Example:\n\n    sadame track eval evals/track")
 @click.argument("directory", default="evals/track", type=click.Path(file_okay=False))
 @click.option("--ruleset", default=None, help="Ruleset file or bundled name (default: the bundled default).")
+@click.option("--llm", "use_llm", is_flag=True,
+              help="Blind paraphrases through the LLM matcher from $SADAME_LLM_* (reports its cost and time-outs).")
+@click.option("--matcher-timeout", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Seconds the matcher may take per finding before the finding counts as new.")
 @_JSON
-def eval_(directory: str, ruleset: str | None, as_json: bool) -> None:
-    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables)."""
+def eval_(directory: str, ruleset: str | None, use_llm: bool, matcher_timeout: float, as_json: bool) -> None:
+    """Run the tracker's evaluation sets: negated praise, same-word pairs, paraphrases (three tables);
+    a directory holding the blind sets (track_meaning.jsonl, track_paraphrase.json) is scored with their tables."""
     from sadame.track import TrackError, load_ruleset
     from sadame.track._eval import format_track_eval, run_track_eval
+    from sadame.track._eval_blind import format_blind, is_blind_dir, run_blind
 
     try:
-        report = run_track_eval(directory, load_ruleset(ruleset) if ruleset else None)
+        rs = load_ruleset(ruleset) if ruleset else None
+        if is_blind_dir(directory):
+            matcher = None
+            if use_llm:
+                from sadame.llm import LLMError, load_matcher_from_env
+
+                try:
+                    matcher = load_matcher_from_env()
+                except LLMError as exc:
+                    raise click.ClickException(str(exc)) from None
+                if matcher is None:
+                    raise click.ClickException("--llm needs SADAME_LLM_BASE_URL and SADAME_LLM_MODEL (see docs)")
+            blind = run_blind(directory, rs, matcher=matcher, matcher_timeout=matcher_timeout)
+            echo_json(blind.to_dict()) if as_json else click.echo(format_blind(blind))
+            return
+        report = run_track_eval(directory, rs)
     except TrackError as exc:
         raise click.ClickException(str(exc)) from None
     echo_json(report.to_dict()) if as_json else click.echo(format_track_eval(report))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sadame.lang._analyzer import Token, analyze
 from sadame.lang._polarity import negations_after
 
-__all__ = ["FindingTerms", "content_terms", "praise_is_negated", "subject_before"]
+__all__ = ["FindingTerms", "content_terms", "hedges_after", "praise_is_negated", "subject_before"]
 
 # Verbs and nouns that carry no topic of their own (する, いる, こと, 点 ...).
 _LIGHT_LEMMAS = frozenset({"する", "いる", "ある", "なる", "れる", "られる", "こと", "もの", "よう", "ため", "点",
@@ -77,7 +77,7 @@ def _needs_work_after(tokens: Sequence[Token], index: int) -> bool:
     return False
 
 
-def _hedges_after(tokens: Sequence[Token], index: int) -> int:
+def hedges_after(tokens: Sequence[Token], index: int) -> int:
     """How many 「…とは言い難い」-style hedges follow ``tokens[index]`` in its clause: a 難い
     suffix (難い, がたい, にくい) after 言う says "cannot be called", and 少ない says "hardly",
     both negations of praise."""
@@ -104,7 +104,7 @@ def praise_is_negated(text: str, word: str) -> bool:
     while start != -1:
         found += 1
         last = _token_at(tokens, start + len(word) - 1)
-        negators = len(negations_after(tokens, last)) + _hedges_after(tokens, last) if last is not None else 0
+        negators = len(negations_after(tokens, last)) + hedges_after(tokens, last) if last is not None else 0
         if last is not None and (negators % 2 == 1 or _needs_work_after(tokens, last)):
             negated += 1
         start = text.find(word, start + len(word))

@@ -21,11 +21,14 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
 
+from sadame.lang._change import has_return_cue
 from sadame.track._errors import InvalidInsight, SessionConflict
+from sadame.track._improvement import improved_issue, returning_issue
 from sadame.track._lifecycle import Event, Status
 from sadame.track._matching import IssueMatcher, MatchCandidate, Purpose, safe_match, tokens_match
 from sadame.track._ruleset import (
     Ruleset,
+    finding_kind,
     is_positive,
     issue_id,
     issue_key,
@@ -184,6 +187,7 @@ class Linked:
     created: bool = False  #: this finding created ``target``
     reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
+    improvement: bool = False  #: an improvement (kind improvement, or said so in words)
 
 
 @dataclass
@@ -266,12 +270,21 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str) -> Linked:
     rs = run.ruleset
     if ins.kind == "issue" and not normalize_issue_text(ins.text, rs):
         return Linked(position, ins, key, LinkTier.FILTERED, reason="empty")
+    improvement = ins.kind == "improvement"
     if ins.kind == "issue" and is_positive(ins.text, rs):
-        return Linked(position, ins, key, LinkTier.FILTERED, reason="positive")
-    purpose: Purpose = "detection" if ins.kind == "issue" else "improvement"
+        if finding_kind(ins.text, rs) != "improvement":
+            return Linked(position, ins, key, LinkTier.FILTERED, reason="positive")
+        improvement = True  # an improvement said in words: linked to the issue it improves, never new
+    purpose: Purpose = "improvement" if improvement else "detection"
     target, tier, conf = link(run, ins.text, key, purpose)
-    if target is not None or ins.kind == "improvement":
-        return Linked(position, ins, key, tier, target, conf, outcome=Outcome.IMPROVEMENT)
+    if target is None and (improvement or has_return_cue(ins.text)):
+        pool = _semantic_pool(run)
+        found = improved_issue(ins.text, pool) if improvement else returning_issue(ins.text, pool)
+        if found is not None:
+            target, tier, conf = resolve_merged(run.tx, found[0]), LinkTier.SIMILAR, found[1]
+    if target is not None or improvement:
+        return Linked(position, ins, key, tier, target, conf,
+                      outcome=Outcome.IMPROVEMENT if improvement else Outcome.FILTERED, improvement=improvement)
     issue = run.tx.create(key, ins.text, run.seq, run.session,
                           reason=f"first detection in session {run.session}")
     run.links[issue_id(key)] = (issue["issue_id"], "primary")
@@ -300,19 +313,20 @@ def _redetect(run: IngestRun, item: Linked) -> None:
     assert item.target is not None
     tx, iid = run.tx, item.target
     issue = tx.get(iid)
+    before = issue["status"]
     issue.update(occurrence_count=issue["occurrence_count"] + 1, last_detected_at=tx.at,
                  last_session_id=run.session, last_seen_seq=run.seq, clock_seq=run.seq)
     tx.dirty.add(iid)
-    before = issue["status"]
     conf = item.insight.confidence
     confident = conf is not None and conf >= run.settings.open_confidence
-    tx.apply(iid, Event.CONFIRM if confident else Event.REDETECT, actor="tracker", session_id=run.session,
-             reason=f"detected again in session {run.session} ({item.tier.value})")
+    back = before in (Status.RESOLVED, Status.EXPIRED)  # 再発: resolved or expired, found again
+    tx.apply(iid, Event.RETURN if back else Event.CONFIRM if confident else Event.REDETECT, actor="tracker",
+             session_id=run.session, reason=f"detected again in session {run.session} ({item.tier.value})")
     if issue["status"] == Status.IGNORED:
         item.outcome = Outcome.IGNORED
         return
     item.outcome = Outcome.REMAINING
-    if before == Status.RESOLVED and issue["status"] == Status.OPEN:
+    if back and issue["status"] == Status.OPEN:
         run.report.regressions.append(_entry(run, item))
 
 
@@ -353,9 +367,11 @@ def _improve(run: IngestRun, item: Linked) -> None:
     if item.target in run.touched:
         item.outcome, item.reason = Outcome.FILTERED, "contradicted"
         return
-    run.touched.add(item.target)
     run.improved.add(item.target)
     assert item.link_confidence is not None
+    if item.link_confidence < run.settings.improvement_match:
+        return  # evidence only (a lexical link): the issue's misses run on toward resolving it
+    run.touched.add(item.target)
     run.tx.apply(item.target, Event.IMPROVE, actor="tracker", session_id=run.session, strict=False,
                  reason=f"improvement matched ({item.tier.value}, confidence {item.link_confidence:.2f})")
 
@@ -382,7 +398,7 @@ def apply_lifecycle(run: IngestRun, linked: list[Linked]) -> None:
     """Move every linked issue through the lifecycle; set each finding's outcome."""
     created: list[Linked] = []
     for item in linked:
-        if item.tier == LinkTier.FILTERED or item.insight.kind != "issue":
+        if item.tier == LinkTier.FILTERED or item.outcome == Outcome.IMPROVEMENT:
             continue
         assert item.target is not None
         if item.target in run.touched:
@@ -395,7 +411,7 @@ def apply_lifecycle(run: IngestRun, linked: list[Linked]) -> None:
             _redetect(run, item)
     _surface_new(run, created)
     for item in linked:
-        if item.insight.kind == "improvement":
+        if item.outcome == Outcome.IMPROVEMENT:
             _improve(run, item)
     _expire_absent(run)
 
@@ -404,20 +420,21 @@ def apply_lifecycle(run: IngestRun, linked: list[Linked]) -> None:
 
 
 def progress(run: IngestRun, linked: list[Linked]) -> None:
-    """The seed's improvements: previous findings that no current finding shares tokens with,
-    unless their issue was linked in this session by another route (alias, matcher)."""
+    """The seed's "improvements", reported as ``absent`` (今回は指摘なし): previous findings that no
+    current finding shares tokens with, unless their issue was linked in this session by another
+    route (alias, matcher, an improvement). Not being mentioned is not an improvement."""
     current = [issue_tokens(i.insight.text, run.ruleset) for i in linked
-               if i.insight.kind == "issue" and i.tier != LinkTier.FILTERED]
+               if i.outcome != Outcome.IMPROVEMENT and i.tier != LinkTier.FILTERED]
     listed: set[str] = set()
     for text, key, iid, tokens in run.previous:
         target = resolve_merged(run.tx, iid)
-        if target in run.touched or target in listed:
+        if target in run.touched or target in listed or target in run.improved:
             continue
         if any(tokens_match(tokens, cur, run.settings.token_overlap) for cur in current):
             continue
         listed.add(target)
-        run.report.improvements.append(ReportEntry(text=text, key=key, issue_id=target, source="progress",
-                                                   status=run.tx.issues[target]["status"]))
+        run.report.absent.append(ReportEntry(text=text, key=key, issue_id=target, source="progress",
+                                             status=run.tx.issues[target]["status"]))
 
 
 # -- step 7: persist the report ------------------------------------------------------------
@@ -428,7 +445,7 @@ def _entry(run: IngestRun, item: Linked) -> ReportEntry:
     return ReportEntry(text=item.insight.text, key=item.key, issue_id=item.target, tier=item.tier,
                        confidence=item.insight.confidence, status=status,
                        link_confidence=None if item.created else item.link_confidence, reason=item.reason,
-                       source="improvement" if item.insight.kind == "improvement" else None)
+                       source="improvement" if item.improvement else None)
 
 
 def _fill_lists(run: IngestRun, linked: list[Linked]) -> None:

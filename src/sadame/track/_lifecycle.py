@@ -7,9 +7,11 @@ this same table, so an issue's history always explains its current status.
 =========== =========================================================================
 candidate   first seen; may be an LLM false positive, not yet shown as a problem
 open        confirmed: seen again in a later session, or first seen with high confidence
-resolved    not seen for N consecutive sessions, or matched by a confident improvement
+resolved    not seen for N consecutive sessions, or matched by a confident improvement;
+            found again (key, alias or a merge a person confirmed) it is open again: a regression
 ignored     dismissed by the user; sticky: detections are recorded, the status never moves
-expired     a candidate not seen again within M sessions (kept, not deleted)
+expired     a candidate not seen again within M sessions (kept, not deleted); found again it is
+            open and a regression (再発), like a resolved issue
 =========== =========================================================================
 """
 
@@ -38,6 +40,7 @@ class Event(StrEnum):
     """What can happen to an issue after it was created."""
 
     REDETECT = "redetect"  #: detected again in a later session
+    RETURN = "return"  #: detected again after it was resolved or expired: a regression (再発)
     CONFIRM = "confirm"  #: detected with confidence at or above the ruleset's open_confidence
     MISS_LIMIT = "miss_limit"  #: not detected for N consecutive sessions
     IMPROVE = "improve"  #: an improvement matched it with confidence >= improvement_match
@@ -66,8 +69,10 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = MappingProxyType(
         (S.OPEN, E.MISS_LIMIT): S.RESOLVED,
         (S.OPEN, E.IMPROVE): S.RESOLVED,
         (S.OPEN, E.IGNORE): S.IGNORED,
-        (S.RESOLVED, E.REDETECT): S.OPEN,  # a regression
-        (S.RESOLVED, E.CONFIRM): S.OPEN,  # a regression
+        (S.RESOLVED, E.REDETECT): S.OPEN,  # a regression (logs written before RETURN existed)
+        (S.RESOLVED, E.CONFIRM): S.OPEN,  # a regression (logs written before RETURN existed)
+        (S.RESOLVED, E.RETURN): S.OPEN,  # a regression
+        (S.EXPIRED, E.RETURN): S.OPEN,  # a regression: an expired issue found again
         (S.RESOLVED, E.IMPROVE): S.RESOLVED,
         (S.RESOLVED, E.IGNORE): S.IGNORED,
         (S.RESOLVED, E.REOPEN): S.OPEN,
@@ -75,7 +80,7 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = MappingProxyType(
         (S.IGNORED, E.CONFIRM): S.IGNORED,
         (S.IGNORED, E.IMPROVE): S.IGNORED,
         (S.IGNORED, E.REOPEN): S.OPEN,
-        (S.EXPIRED, E.REDETECT): S.CANDIDATE,  # seen again long after: a fresh candidate
+        (S.EXPIRED, E.REDETECT): S.CANDIDATE,  # logs written before RETURN existed
         (S.EXPIRED, E.CONFIRM): S.OPEN,
         (S.EXPIRED, E.IGNORE): S.IGNORED,
         (S.EXPIRED, E.REOPEN): S.OPEN,
@@ -89,6 +94,7 @@ _WHY: Mapping[Event, str] = {
     Event.IGNORE: "it is already ignored",
     Event.REOPEN: "it is already open",
     Event.IMPROVE: "an expired candidate has nothing to improve",
+    Event.RETURN: "only a resolved or expired issue can come back",
 }
 
 

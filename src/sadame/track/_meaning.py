@@ -27,10 +27,12 @@ import re
 from collections.abc import Sequence
 
 from sadame.lang import Token, analyze
+from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._polarity import negations_after
 
-__all__ = ["SUBJECT_SEPARATOR", "clean_markup", "is_praise", "negative_is_resolved", "subject_of"]
+__all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
+           "subject_of"]
 
 SUBJECT_SEPARATOR = "@"
 _LIST_MARKER = re.compile(
@@ -107,6 +109,52 @@ def is_praise(text: str, positive: Sequence[str], negative: Sequence[str]) -> bo
     if present_neg:
         return True
     return any(w in text and not praise_is_negated(text, w) for w in positive)
+
+
+_NEGATING_PREFIXES = ("不", "非", "無", "未")
+
+
+def _ends_negated(text: str) -> bool:
+    tokens = [t for t in analyze(text) if t.pos[0] not in ("空白", "補助記号")]
+    return any(negations_after(tokens, i) for i in range(max(0, len(tokens) - 4), len(tokens)))
+
+
+#: What a finding says: a problem, praise, or an improvement (change for the better).
+KINDS = ("problem", "praise", "improvement")
+
+
+def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str]) -> str:
+    """``problem``, ``praise`` or ``improvement`` for the normalized finding ``text``.
+
+    A return cue (また, 再び, ぶり返す) makes it a problem; otherwise the last change cue of the
+    main clause decides (see :mod:`sadame.lang._change`): 〜すぎる / まだ are problems,
+    〜ようになった / 〜なくなった / 改善された are improvements. Without one, praise in the main
+    clause (after the last 〜が、/ 〜ものの) is praise -- an improvement when it compares with
+    the past or continues (前回より, 引き続き) -- and anything else is a problem.
+
+    >>> finding_meaning("かかと着地がなくなった", ("良い",), ("遅れ",))
+    'improvement'
+    >>> finding_meaning("ヒアリングは上手だが、提案につなげられていない", ("上手",), ())
+    'problem'
+    >>> finding_meaning("資料の説明は引き続き分かりやすい", ("分かりやす",), ())
+    'improvement'
+    """
+    if has_return_cue(text):
+        return "problem"
+    change = change_of(text, negative)
+    if change is not None:
+        return "improvement" if change == "better" else "problem"
+    for word in positive:  # 不適切, 不自然, 無計画: a negating prefix makes praise a problem word
+        for prefix in _NEGATING_PREFIXES:
+            text = text.replace(prefix + word, "□" * (len(word) + 1))
+    now = now_contrast(text)
+    if now is not None and not any(w in now for w in negative) and not _ends_negated(now):
+        return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
+    clause = main_clause(analyze(text[:2_000]))
+    main = text[clause[0].begin:] if clause else text
+    if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
+        return "problem"
+    return "improvement" if has_progress_cue(text) else "praise"
 
 
 def _noun_chain(tokens: Sequence[Token], end: int) -> tuple[str, int]:

@@ -42,6 +42,7 @@ __all__ = [
     "count_users",
     "event_view",
     "export_rows",
+    "issue_timelines",
     "latest_markers",
     "latest_report",
     "list_issues",
@@ -199,7 +200,9 @@ def export_rows(conn: Connection, tenant: str) -> Iterator[dict[str, Any]]:
 
 
 #: Marker of an issue in the latest session, strongest first when one issue has several.
-MARKERS = ("regressed", "new", "resolved", "improved", "continuing", "deferred")
+#: ``improved`` is 改善 (an improvement said in words), ``absent`` is 今回は指摘なし (last session's
+#: issue not mentioned now: not an improvement).
+MARKERS = ("regressed", "new", "improved", "resolved", "continuing", "absent", "deferred")
 
 
 def _report_markers(report: dict[str, Any]) -> dict[str, str]:
@@ -213,7 +216,9 @@ def _report_markers(report: dict[str, Any]) -> dict[str, str]:
     mark(report.get("new", []), "new")
     mark(report.get("remaining", []), "continuing")
     mark(report.get("regressions", []), "regressed")
-    mark(report.get("improvements", []), "improved")
+    improvements = report.get("improvements", [])  # older reports listed absent ones there as "progress"
+    mark([e for e in improvements if e.get("source") != "progress"], "improved")
+    mark([e for e in improvements if e.get("source") == "progress"] + report.get("absent", []), "absent")
     mark(report.get("deferred", []), "deferred")
     mark([t for t in report.get("transitions", []) if t.get("to_state") == "resolved"], "resolved")
     return {iid: next(m for m in MARKERS if m in marks) for iid, marks in found.items()}
@@ -224,7 +229,10 @@ def _summary(row: Any) -> dict[str, Any]:
     resolved = sum(1 for t in report.get("transitions", []) if t.get("to_state") == "resolved")
     return {"session_id": row.session_id, "at": row.at, "seq": row.seq,
             "new": len(report.get("new", [])), "deferred": len(report.get("deferred", [])),
-            "continuing": len(report.get("remaining", [])), "improved": len(report.get("improvements", [])),
+            "continuing": len(report.get("remaining", [])),
+            "improved": sum(1 for e in report.get("improvements", []) if e.get("source") != "progress"),
+            "absent": len(report.get("absent", [])) + sum(
+                1 for e in report.get("improvements", []) if e.get("source") == "progress"),
             "regressed": len(report.get("regressions", [])), "resolved": resolved,
             "open_total": row.n_open, "resolved_total": row.n_resolved}
 
@@ -273,3 +281,17 @@ def user_summaries(conn: Connection, tenant: str, offset: int = 0, limit: int = 
 def count_users(conn: Connection, tenant: str) -> int:
     """How many users of the tenant have data."""
     return int(conn.execute(select(func.count()).select_from(USERS).where(USERS.c.tenant_id == tenant)).scalar() or 0)
+
+
+def issue_timelines(conn: Connection, tenant: str, user: str, issue_ids: list[str],
+                    sessions: int = 12) -> dict[str, Any]:
+    """One row per issue of ``issue_ids`` over the last ``sessions`` sessions: the marker each
+    session gave it (``new``, ``continuing``, ``improved``, ``absent``, ``resolved``, ``regressed``,
+    ``deferred``) or None. Reads ``sessions`` stored reports, whatever the history's length."""
+    s = SESSIONS
+    rows = list(conn.execute(select(s.c.session_id, s.c.report).where(s.c.tenant_id == tenant, s.c.user_id == user)
+                             .order_by(s.c.seq.desc()).limit(max(1, min(sessions, 50)))))
+    rows.reverse()
+    marks = [_report_markers(json.loads(r[1])) for r in rows]
+    return {"sessions": [r[0] for r in rows],
+            "rows": [{"issue_id": iid, "cells": [m.get(iid) for m in marks]} for iid in issue_ids]}

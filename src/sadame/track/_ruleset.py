@@ -28,7 +28,7 @@ from sadame._datafile import MAX_BYTES, DataFileError, parse_bytes
 from sadame.normalize import NormalizeFlags, PunctuationMode, WhitespaceMode, normalize
 from sadame.normalize._flags import JS_WHITESPACE
 from sadame.track._errors import RulesetError
-from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, is_praise, subject_of
+from sadame.track._meaning import SUBJECT_SEPARATOR, clean_markup, finding_meaning, subject_of
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -40,6 +40,7 @@ __all__ = [
     "Thresholds",
     "bundled_rulesets",
     "default_ruleset",
+    "finding_kind",
     "is_positive",
     "issue_id",
     "issue_key",
@@ -143,6 +144,8 @@ class Ruleset:
     _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     #: praise verdicts of format 2 (the analyzer is the expensive part)
     _praise_cache: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    #: problem / praise / improvement verdicts of format 2
+    _kind_cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical content (what ``version`` digests), loadable by :func:`parse_ruleset`."""
@@ -317,7 +320,7 @@ def parse_ruleset(data: object, *, source: str = "<ruleset>") -> Ruleset:
         thresholds=_thresholds(data, source), version="", source=source, format_version=version,
         examples=_examples(data, source) if version >= 2 else RulesetExamples(),
     )
-    return replace(draft, version=_digest(_canonical(draft)), _cache={}, _praise_cache={})
+    return replace(draft, version=_digest(_canonical(draft)), _cache={}, _praise_cache={}, _kind_cache={})
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
@@ -432,12 +435,28 @@ def is_positive(text: str, ruleset: Ruleset) -> bool:
         cache = ruleset._praise_cache
         found = cache.get(text)
         if found is None:
-            found = is_praise(normalize(clean_markup(text), preset="issue"), ruleset.positive, ruleset.negative)
+            found = finding_kind(text, ruleset) != "problem"
             if len(cache) >= _CACHE_SIZE:
                 cache.clear()
             cache[text] = found
         return found
     return any(w in norm for w in ruleset.positive) and not any(w in norm for w in ruleset.negative)
+
+
+def finding_kind(text: str, ruleset: Ruleset) -> str:
+    """``problem``, ``praise`` or ``improvement`` (format 2, see ``_meaning.finding_meaning``);
+    format 1 knows no improvements: praise is what :func:`is_positive` filters."""
+    if ruleset.format_version < 2:
+        return "praise" if is_positive(text, ruleset) else "problem"
+    cache = ruleset._kind_cache
+    found = cache.get(_check(text))
+    if found is None:
+        cleaned = clean_markup(strip_label(clean_markup(text), ruleset))
+        found = finding_meaning(normalize(cleaned, preset="issue"), ruleset.positive, ruleset.negative)
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        cache[text] = found
+    return found
 
 
 def _key_text_v2(text: str, ruleset: Ruleset) -> str:

@@ -17,18 +17,26 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from sadame.lang._findings import content_terms
+from sadame.lang._findings import FindingTerms, content_terms
 from sadame.normalize import normalize
+from sadame.track._hints import hinted_issues
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
+from sadame.track._ruleset import Ruleset, finding_kind
+from sadame.track._similar_index import Profiler, user_index
 from sadame.track._transaction import DETECTIONS, ISSUES
 
-__all__ = ["MAX_CANDIDATES", "SimilarIssue", "similar_issues", "similarity"]
+__all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similar_issues_scan",
+           "similarity"]
 
 #: Issues compared per request (the most recently detected ones).
 MAX_CANDIDATES = 2_000
 _TEXTS_PER_ISSUE = 3
 _WEIGHTS = (0.5, 0.15, 0.35)  # lemmas, readings, character bigrams
 _MATCHER_POOL = 20
+_ENDINGS = frozenset("るうくすつぬむぶぐいさ")
+#: Calibrated score at and above which a suggestion is offered with a merge button (see
+#: docs/guide/track.md: chosen on the project's own paraphrase and same-word sets, not the blind ones).
+MERGE_OFFER_SCORE = 0.40
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,10 @@ class SimilarIssue:
     score: float
     #: the configured matcher (LLM, embeddings) named this issue; ``score`` is then at least its confidence
     by_matcher: bool = False
+    #: the dashboard offers a merge button for it (a suggestion below the calibrated score is shown without one)
+    merge_offered: bool = True
+    #: a person merged issues with these two keys (for some user of the tenant): a suggestion, not a link
+    confirmed_elsewhere: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -54,13 +66,24 @@ class _Profile:
 
 
 @functools.lru_cache(maxsize=20_000)
+def _stem(reading: str) -> str:
+    """A reading without its inflection ending, so 崩れる (くずれる) meets 崩れ (くずれ)."""
+    return reading[:-1] if len(reading) >= 3 and reading[-1] in _ENDINGS else reading
+
+
 def _profile_of(text: str) -> _Profile:
     terms = content_terms(text)
+    terms = FindingTerms(terms.lemmas, frozenset(_stem(r) for r in terms.readings))
     norm = normalize(text, preset="issue").replace(" ", "")
     return _Profile(terms.lemmas, terms.readings, frozenset(norm[i : i + 2] for i in range(len(norm) - 1)))
 
 
 def _profile(texts: Iterable[str]) -> _Profile:
+    return _profile_tuple(tuple(texts))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _profile_tuple(texts: tuple[str, ...]) -> _Profile:
     parts = [_profile_of(t[:500]) for t in texts]
     return _Profile(frozenset().union(*(p.lemmas for p in parts)), frozenset().union(*(p.readings for p in parts)),
                     frozenset().union(*(p.bigrams for p in parts)))
@@ -113,10 +136,26 @@ def _ask_matcher(scored: list[SimilarIssue], keys: dict[str, str], text: str, ma
             if s.issue_id == result.issue_id else s for s in scored]
 
 
-def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
-                   matcher: IssueMatcher | None = None, timeout: float | None = None) -> list[SimilarIssue]:
-    """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
-    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked)."""
+def _polarity(title: str, ruleset: Ruleset | None) -> str:
+    return "problem" if ruleset is None else finding_kind(title, ruleset)
+
+
+def _offer(s: SimilarIssue, detection_match: float) -> SimilarIssue:
+    offered = (s.score >= MERGE_OFFER_SCORE or (s.by_matcher and s.score >= detection_match)
+               or s.confirmed_elsewhere)
+    return replace(s, merge_offered=offered)
+
+
+def similar_issues_scan(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
+                        matcher: IssueMatcher | None = None, timeout: float | None = None,
+                        ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
+    """The simple code :func:`similar_issues` replaced (kept for ``benchmarks/track_similar.py``
+    and the equivalence test): score the 2,000 most recent issues one by one.
+    The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0).
+    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked).
+    With a ``ruleset``, an issue of the other polarity (an improvement or praise stored as an
+    issue, for a problem) is never suggested. ``merge_offered`` is true at or above
+    :data:`MERGE_OFFER_SCORE` (or a matcher's pick at or above ``detection_match``)."""
     limit = max(1, min(int(limit), 50))
     i = ISSUES
     rows = list(conn.execute(
@@ -131,9 +170,10 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
         titles[iid] = str(own or "")
     texts = _texts(conn, tenant, user, list(titles))
     mine = [titles[iid], *texts[iid]]
+    polarity = _polarity(titles[iid], ruleset)
     scored = []
     for other, title, status, _key in rows:
-        if other == iid:
+        if other == iid or _polarity(title, ruleset) != polarity:
             continue
         score = similarity(mine, [title, *texts[other]])
         if score > 0 or matcher is not None:
@@ -142,4 +182,76 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if matcher is not None:
         scored = _ask_matcher(scored, keys, titles[iid], matcher, timeout)
         scored = sorted((s for s in scored if s.score > 0), key=lambda s: (-s.score, s.issue_id))
-    return scored[:limit]
+    return [_offer(s, detection_match) for s in scored[:limit]]
+
+
+def _features(texts: list[str]) -> frozenset[str]:
+    p = _profile(texts)
+    return frozenset([*(f"l{x}" for x in p.lemmas), *(f"r{x}" for x in p.readings), *(f"b{x}" for x in p.bigrams)])
+
+
+class _Profiler(Profiler):
+    def __call__(self, texts: list[str]) -> frozenset[str]:
+        return _features(texts)
+
+
+def _live(conn: Connection, tenant: str, user: str, ids: list[str]) -> dict[str, str]:
+    """Status of each of ``ids`` that is not merged away."""
+    out: dict[str, str] = {}
+    i = ISSUES
+    for start in range(0, len(ids), 500):
+        # merged_into is tested here, not in SQL: with it SQLite walked the merged index over every issue
+        out.update((r[0], r[1]) for r in conn.execute(select(i.c.issue_id, i.c.status, i.c.merged_into).where(
+            i.c.tenant_id == tenant, i.c.user_id == user, i.c.issue_id.in_(ids[start : start + 500])))
+            if r[2] is None)
+    return out
+
+
+def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
+                   matcher: IssueMatcher | None = None, timeout: float | None = None,
+                   ruleset: Ruleset | None = None, detection_match: float = 0.78) -> list[SimilarIssue]:
+    """The ``limit`` unmerged issues of ``user`` most similar to ``iid``, best first (score > 0),
+    scored only among the issues that share a feature with it (:mod:`sadame.track._similar_index`).
+    With a ``matcher``, its choice among the best lexical candidates is boosted (and marked).
+    With a ``ruleset``, an issue of the other polarity (an improvement or praise stored as an
+    issue, for a problem) is never suggested. ``merge_offered`` is true at or above
+    :data:`MERGE_OFFER_SCORE` (or a matcher's pick at or above ``detection_match``)."""
+    limit = max(1, min(int(limit), 50))
+    index = user_index(conn, str(conn.engine.url), tenant, user, _Profiler())
+    title = index.titles.get(iid)
+    if title is None:
+        title = str(conn.execute(select(ISSUES.c.title).where(
+            ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user, ISSUES.c.issue_id == iid)).scalar() or "")
+    mine = [title, *index.texts.get(iid, [])]
+    polarity = _polarity(title, ruleset)
+    scores = {o: similarity(mine, [index.titles[o], *index.texts.get(o, [])])
+              for o in index.candidates(_features(mine), iid)}
+    ranked = sorted((o for o, sc in scores.items() if sc > 0), key=lambda o: (-scores[o], o))
+    if matcher is not None and len(ranked) < _MATCHER_POOL:  # the matcher sees recent issues too
+        ranked += [o for o in reversed(index.titles) if o != iid and o not in scores][: _MATCHER_POOL - len(ranked)]
+    out: list[SimilarIssue] = []
+    for start in range(0, len(ranked), 4 * _MATCHER_POOL):
+        chunk = ranked[start : start + 4 * _MATCHER_POOL]
+        status = _live(conn, tenant, user, chunk)
+        out += [SimilarIssue(o, index.titles[o], status[o], scores.get(o, 0.0)) for o in chunk
+                if o in status and _polarity(index.titles[o], ruleset) == polarity]
+        if len(out) >= max(limit, _MATCHER_POOL if matcher is not None else limit):
+            break
+    if matcher is not None:
+        out = _ask_matcher(out, index.keys, title, matcher, timeout)
+        out = sorted((s for s in out if s.score > 0), key=lambda s: (-s.score, s.issue_id))
+    out = _with_hints(conn, tenant, user, iid, index.keys.get(iid), out, index.titles)
+    return [_offer(s, detection_match) for s in out[:limit]]
+
+
+def _with_hints(conn: Connection, tenant: str, user: str, iid: str, key: str | None, out: list[SimilarIssue],
+                titles: dict[str, str]) -> list[SimilarIssue]:
+    """Issues whose keys a person merged with this one's (any user of the tenant) come first."""
+    hinted = [h for h in hinted_issues(conn, tenant, user, key) if h != iid] if key else []
+    if not hinted:
+        return out
+    status = _live(conn, tenant, user, hinted)
+    scores = {s.issue_id: s.score for s in out}
+    first = [SimilarIssue(h, titles.get(h, ""), status[h], scores.get(h, 0.0), confirmed_elsewhere=True)
+             for h in hinted if h in status]
+    return first + [s for s in out if s.issue_id not in {f.issue_id for f in first}]

@@ -28,6 +28,7 @@ from sadame.db import DatabaseUnavailable, make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
 from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
+from sadame.track._hints import record_merge_hints
 from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -313,6 +314,13 @@ class Tracker:
         with self._read() as conn:
             return queries.latest_markers(conn, self.tenant, user)
 
+    def issue_timelines(self, user_id: str, issue_ids: Sequence[str], *, sessions: int = 12) -> dict[str, Any]:
+        """Per issue, what each of the last ``sessions`` sessions did to it (a marker or None):
+        the data of the dashboard's one-line-per-issue timeline."""
+        user = check_name(user_id, "user_id")
+        with self._read() as conn:
+            return queries.issue_timelines(conn, self.tenant, user, list(issue_ids), sessions)
+
     def user_summaries(self, *, offset: int = 0, limit: int = 50) -> tuple[list[dict[str, Any]], int]:
         """A page of users with counts, last session and its regressions; and how many users there are."""
         with self._read() as conn:
@@ -331,7 +339,8 @@ class Tracker:
         with self._read() as conn:
             full = queries.resolve_id(conn, self.tenant, user, issue_id)
             return similar_issues(conn, self.tenant, user, full, limit=limit, matcher=self.matcher,
-                                  timeout=self.config.matcher_timeout)
+                                  timeout=self.config.matcher_timeout, ruleset=self.ruleset,
+                                  detection_match=self._threshold("detection_match"))
 
     # -- user actions ---------------------------------------------------------------------
 
@@ -362,14 +371,18 @@ class Tracker:
     def merge(self, user_id: str, target_id: str, source_ids: Sequence[str], *, actor: str = "user",
               reason: str | None = None) -> IssueView:
         """Fold ``source_ids`` into ``target_id``: their keys become aliases of the target and their
-        detections count for it. Reversible exactly with :meth:`unmerge`."""
+        detections count for it. Reversible exactly with :meth:`unmerge`. The pair of keys is
+        remembered for the tenant: another user's issues with the same two keys get each other as
+        a suggestion (``confirmed_elsewhere``), never an automatic link."""
         check_name(actor, "actor")
         sources = [source_ids] if isinstance(source_ids, str) else list(source_ids)
         target = self.resolve_id(user_id, target_id)
         full = [self.resolve_id(user_id, s) for s in sources]
 
         def run(tx: Transaction) -> IssueView:
+            keys = [tx.get(i)["key"] for i in full]
             merge_into(tx, target, full, actor=actor, reason=reason)
+            record_merge_hints(tx.conn, self.tenant, tx.get(target)["key"], keys, actor=actor, at=tx.at)
             return issue_view(tx.get(target))
 
         return self._in_user_tx(user_id, run)

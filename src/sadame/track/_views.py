@@ -141,6 +141,8 @@ class LinkTier(StrEnum):
     EXACT = "exact"  #: its key is the issue's own key
     ALIAS = "alias"  #: its key is an old key of the issue (kept by a merge or migration)
     SEMANTIC = "semantic"  #: the matcher linked it at or above the ruleset's threshold
+    #: an improvement linked to the issue its words are most similar to (score >= the merge-offer score)
+    SIMILAR = "similar"
     NEW = "new"  #: nothing matched: it created an issue
     NONE = "none"  #: an improvement that matched no issue
     FILTERED = "filtered"  #: praise or empty: not tracked
@@ -154,7 +156,7 @@ class Outcome(StrEnum):
     DEFERRED = "deferred"  #: a new issue held back by the per-session cap (stays a candidate)
     DUPLICATE = "duplicate"  #: a second finding of an issue already seen in this session
     IGNORED = "ignored"  #: seen again, but the user ignores that issue
-    IMPROVEMENT = "improvement"  #: an improvement finding
+    IMPROVEMENT = "improvement"  #: an improvement: a finding of kind improvement, or one that says so in words
     FILTERED = "filtered"  #: praise or empty
 
 
@@ -171,7 +173,8 @@ class ReportEntry:
     link_confidence: float | None = None
     #: filtered: ``empty``, ``positive`` or ``contradicted`` (an improvement of an issue detected in the same session)
     reason: str | None = None
-    #: improvements: ``improvement`` (an improvement finding) or ``progress`` (a previous finding not seen now)
+    #: improvements: ``improvement``; absent: ``progress`` (a previous finding not seen now; older
+    #: reports listed those under improvements)
     source: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -197,7 +200,8 @@ class TransitionEntry:
         return asdict(self)
 
 
-_ENTRY_LISTS = ("new", "remaining", "improvements", "regressions", "deferred", "filtered", "ignored", "duplicates")
+_ENTRY_LISTS = ("new", "remaining", "improvements", "regressions", "deferred", "filtered", "ignored", "duplicates",
+                "absent")
 
 
 @dataclass
@@ -205,8 +209,10 @@ class SessionReport:
     """What one ingest did, as lists of :class:`ReportEntry`.
 
     Every issue appears in at most one of ``new``, ``remaining``, ``improvements``,
-    ``deferred``, ``ignored`` and ``duplicates``; ``regressions`` is the part of
-    ``remaining`` that was resolved before. ``replayed`` is True when the session had been
+    ``deferred``, ``ignored``, ``duplicates`` and ``absent``; ``regressions`` is the part of
+    ``remaining`` that was resolved or expired before (再発). ``improvements`` are findings that
+    say something got better (改善); ``absent`` are last session's issues not mentioned now
+    (今回は指摘なし), which is not an improvement. ``replayed`` is True when the session had been
     ingested before and this is the stored report.
     """
 
@@ -223,6 +229,7 @@ class SessionReport:
     filtered: list[ReportEntry] = field(default_factory=list)
     ignored: list[ReportEntry] = field(default_factory=list)
     duplicates: list[ReportEntry] = field(default_factory=list)
+    absent: list[ReportEntry] = field(default_factory=list)
     transitions: list[TransitionEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     replayed: bool = False

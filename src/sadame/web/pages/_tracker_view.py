@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sadame.track._labels import tracker_labels
+
 __all__ = [
     "DEFAULT_TZ",
     "MARKER_LABELS",
@@ -23,15 +25,8 @@ __all__ = [
 
 DEFAULT_TZ = "Asia/Tokyo"
 
-#: The latest session's marker of an issue -> (label, CSS class).
-MARKER_LABELS: dict[str, tuple[str, str]] = {
-    "new": ("新規", "m-new"),
-    "continuing": ("継続", "m-continuing"),
-    "improved": ("改善", "m-improved"),
-    "regressed": ("再発", "m-regressed"),
-    "resolved": ("解決", "m-resolved"),
-    "deferred": ("保留中の候補", "m-deferred"),
-}
+#: The latest session's marker of an issue -> (label, CSS class), from the labels catalogue.
+MARKER_LABELS: dict[str, tuple[str, str]] = dict(tracker_labels().markers)
 _SESSIONS_IN_REASON = re.compile(r"last (\d+) session")
 _SYSTEM_ACTORS = frozenset({"tracker", "migrate"})
 
@@ -127,6 +122,7 @@ def event_reason_ja(event: dict[str, Any]) -> str:
         "create": f"{where}初めて検出されました",
         "split": "ルールセットの変更で別の課題に分かれました",
         "redetect": f"{where}再び検出されました",
+        "return": f"{where}解決済みまたは期限切れの課題が再び検出されました（再発）",
         "confirm": f"{where}確信度の高い検出があり、確定しました",
         "improve": f"{where}改善の報告と一致したため解決しました",
         "miss_limit": f"{_session_count(event.get('reason'))} セッション続けて検出されず、解決しました",

@@ -14,7 +14,8 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from sadame.db import DatabaseError
-from sadame.web._chart import SESSION_SERIES, TOTAL_SERIES, build_chart
+from sadame.track._labels import tracker_labels
+from sadame.web._chart import TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
 from sadame.web._present import present
 from sadame.web.deps import Ctx
@@ -31,42 +32,13 @@ __all__ = ["EVENT_LABELS", "STATUS_LABELS", "TIER_LABELS", "router"]
 
 router = APIRouter()
 
-#: Issue statuses in dashboard order with their Japanese labels.
-STATUS_LABELS: dict[str, str] = {
-    "open": "未解決",
-    "candidate": "候補（未確定）",
-    "resolved": "解決済み",
-    "ignored": "無視",
-    "expired": "期限切れ",
-}
-
+_LABELS = tracker_labels()
+#: Issue statuses in dashboard order with their Japanese labels (from the labels catalogue).
+STATUS_LABELS: dict[str, str] = dict(_LABELS.statuses)
 #: Japanese names of the tracker's event log entries.
-EVENT_LABELS: dict[str, str] = {
-    "create": "新規検出",
-    "redetect": "再検出",
-    "confirm": "確定",
-    "miss_limit": "未検出が続き解決",
-    "improve": "改善を確認して解決",
-    "expire": "期限切れ",
-    "ignore": "無視",
-    "reopen": "再オープン",
-    "merge": "統合",
-    "merged": "統合",
-    "unmerge": "統合解除",
-    "split": "分割",
-    "delete_user": "利用者データの削除",
-}
-
-
+EVENT_LABELS: dict[str, str] = dict(_LABELS.events)
 #: How a detection was linked to its issue.
-TIER_LABELS: dict[str, str] = {
-    "exact": "同じキー",
-    "alias": "別名キー（統合・移行）",
-    "semantic": "意味の一致",
-    "new": "新しい課題",
-    "none": "該当なし",
-    "filtered": "対象外",
-}
+TIER_LABELS: dict[str, str] = dict(_LABELS.tiers)
 
 
 def _signed_in(request: Request, ctx: Ctx) -> tuple[Browser, str | None]:
@@ -91,6 +63,10 @@ def _failure(request: Request, browser: Browser, exc: Exception) -> HTMLResponse
 
 
 PAGE_SIZE = 50
+#: Merged issues shown by title on an issue's page (the rest by id).
+MAX_MERGED_TITLES = 50
+#: Issues (of the page, open first) drawn in the per-issue timeline.
+TIMELINE_ISSUES = 20
 
 
 def _page_number(raw: str | None) -> int:
@@ -143,12 +119,20 @@ def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[
     summaries = tracker.session_summaries(user_id)
     latest = tracker.latest_report(user_id)
     total = sum(counts.values())
+    said = [e for e in latest.improvements if e.source != "progress"] if latest else []
+    absent = ([e for e in latest.improvements if e.source == "progress"] + latest.absent) if latest else []
+    timeline = tracker.issue_timelines(user_id, [r["issue_id"] for r in rows[:TIMELINE_ISSUES]])
+    titles = {r["issue_id"]: r["title"] for r in rows}
+    for line in timeline["rows"]:
+        line["title"] = titles[line["issue_id"]]
+        line["cells"] = [(m, *MARKER_LABELS[m]) if m else None for m in line["cells"]]
     return {
         "issues": rows, "counts": counts, "page": number, "pages": max(1, -(-total // PAGE_SIZE)),
         "total": total, "labels": STATUS_LABELS,
-        "session_chart": build_chart(summaries, SESSION_SERIES, "regressed"), "session_series": SESSION_SERIES,
         "total_chart": build_chart(summaries, TOTAL_SERIES, "regressed"), "total_series": TOTAL_SERIES,
-        "summaries": summaries, "improvements": to_jsonable(latest.improvements) if latest else [],
+        "summaries": summaries, "improvements": to_jsonable(said), "absent": to_jsonable(absent),
+        "deferred": to_jsonable(latest.deferred) if latest else [], "timeline": timeline, "ui": _LABELS,
+        "markers": MARKER_LABELS,
         "latest": latest.session_id if latest else None,
         "latest_relative": relative_time(latest.at, zone) if latest else "",
         "regressions": len(latest.regressions) if latest else 0, "tz": zone.key,
@@ -184,9 +168,12 @@ def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str 
     for e in detail["events"]:
         e["reason_ja"], e["when"] = event_reason_ja(e), relative_time(e["at"], zone)
         e["when_absolute"] = absolute_time(e["at"], zone)
+    linked = [*detail["merged"], *([detail["issue"]["merged_into"]] if detail["issue"]["merged_into"] else [])]
+    titles = {i: tracker.show(user_id, i).issue.title for i in linked[:MAX_MERGED_TITLES]}
     context = {
         "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
         "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
+        "titles": titles, "ui": _LABELS,
         "similar": similar, "labels": STATUS_LABELS, "events_ja": EVENT_LABELS, "tiers": TIER_LABELS,
         "last_absolute": absolute_time(detail["issue"]["last_detected_at"], zone),
     }

@@ -1,0 +1,133 @@
+"""An inverted index over the features :func:`sadame.track.similarity` compares, per user.
+
+``similar()`` used to score the query against every recent issue of the user (up to 2,000), so
+its cost grew with the history. The index maps each feature of an issue's profile (content
+lemmas, readings, character bigrams of its title and last detection texts) to the issues that
+have it; a query scores only the :data:`MAX_SCORED` issues that share the most features with it, and
+features held by more than :data:`STOP_SHARE` of the issues (a bigram like ない) do not nominate
+candidates (they still count in the score).
+
+The index lives in the process, one per ``(database, tenant, user)`` (at most
+:data:`MAX_USERS`, least recently used dropped), and is brought up to date on every query:
+one indexed read of the user's counters says whether anything happened since; then only
+the issues and detections written since are read (``id`` greater than the last seen), and
+statuses and merges are read for the few candidates returned. An erasure (and a re-import)
+rebuilds the index. A merge moves no rows the index reads by id, so the absorbing issue keeps
+the profile it had (its own texts): a merged issue is never suggested (its ``merged_into`` is
+read at query time), and an unmerge needs nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, select
+
+from sadame.track._transaction import DETECTIONS, ISSUES, USERS
+
+__all__ = ["MAX_SCORED", "MAX_USERS", "STOP_SHARE", "UserIndex", "user_index"]
+
+MAX_USERS = 256
+#: Candidates scored per query: the issues sharing the most features with it.
+MAX_SCORED = 100
+STOP_SHARE = 0.05
+_STOP_MIN = 50
+_TEXTS_PER_ISSUE = 3
+
+
+@dataclass
+class UserIndex:
+    """Titles, texts and the feature -> issues postings of one user's unmerged issues."""
+
+    version: tuple[object, ...] = ()
+    last_issue: int = 0  #: highest ``track_issues.id`` read
+    last_detection: int = 0  #: highest ``track_detections.id`` read
+    titles: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, list[str]] = field(default_factory=dict)
+    features: dict[str, frozenset[str]] = field(default_factory=dict)
+    postings: dict[str, set[str]] = field(default_factory=dict)
+
+    def _reindex(self, iid: str, features: frozenset[str]) -> None:
+        for f in self.features.get(iid, frozenset()) - features:
+            self.postings.get(f, set()).discard(iid)
+        for f in features:
+            self.postings.setdefault(f, set()).add(iid)
+        self.features[iid] = features
+
+    def candidates(self, features: Iterable[str], exclude: str, limit: int = MAX_SCORED) -> list[str]:
+        """The ``limit`` issues sharing the most features with ``features`` (common features
+        nominate nobody); ties by id."""
+        stop = max(_STOP_MIN, int(STOP_SHARE * len(self.titles)))
+        shared: Counter[str] = Counter()
+        for f in features:
+            posting = self.postings.get(f)
+            if posting and len(posting) <= stop:
+                shared.update(posting)
+        shared.pop(exclude, None)
+        return [iid for iid, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+
+
+_LOCK = threading.Lock()
+_INDEXES: OrderedDict[tuple[str, str, str], UserIndex] = OrderedDict()
+
+
+def _version(conn: Connection, tenant: str, user: str) -> tuple[object, ...]:
+    row = conn.execute(select(USERS.c.last_seq, USERS.c.created_at).where(
+        USERS.c.tenant_id == tenant, USERS.c.user_id == user)).first()
+    return () if row is None else tuple(row)
+
+
+def _read_new(conn: Connection, tenant: str, user: str, index: UserIndex,
+              profile: Profiler) -> None:
+    i, d = ISSUES, DETECTIONS
+    for row_id, iid, title, key in conn.execute(
+            select(i.c.id, i.c.issue_id, i.c.title, i.c.key).where(
+                i.c.tenant_id == tenant, i.c.user_id == user, i.c.id > index.last_issue).order_by(i.c.id)):
+        index.last_issue = max(index.last_issue, int(row_id))
+        index.titles[iid], index.keys[iid] = title, key
+        index.texts.setdefault(iid, [])
+    touched = set(index.titles) if not index.features else set()
+    for row_id, iid, text in conn.execute(
+            select(d.c.id, d.c.issue_id, d.c.text).where(
+                d.c.tenant_id == tenant, d.c.user_id == user, d.c.id > index.last_detection,
+                d.c.kind == "issue", d.c.issue_id.is_not(None)).order_by(d.c.id)):
+        index.last_detection = max(index.last_detection, int(row_id))
+        texts = index.texts.setdefault(iid, [])
+        if text not in texts:
+            texts.insert(0, text)
+            del texts[_TEXTS_PER_ISSUE:]
+        touched.add(iid)
+    touched |= {iid for iid in index.titles if iid not in index.features}
+    for iid in touched:
+        if iid in index.titles:
+            index._reindex(iid, profile([index.titles[iid], *index.texts.get(iid, [])]))
+
+
+class Profiler:
+    """The feature set of an issue's texts (given by :mod:`sadame.track._similar`)."""
+
+    def __call__(self, texts: list[str]) -> frozenset[str]:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+
+def user_index(conn: Connection, db: str, tenant: str, user: str, profile: Profiler) -> UserIndex:
+    """The user's index, brought up to date (see the module docstring)."""
+    cache_key = (db, tenant, user)
+    version = _version(conn, tenant, user)
+    with _LOCK:
+        index = _INDEXES.get(cache_key)
+        if (index is None or not version or not index.version or index.version[1] != version[1]
+                or int(str(version[0])) < int(str(index.version[0]))):
+            index = UserIndex()  # first use, or the user was erased (and maybe imported again)
+        _INDEXES[cache_key] = index
+        _INDEXES.move_to_end(cache_key)
+        while len(_INDEXES) > MAX_USERS:
+            _INDEXES.popitem(last=False)
+        if index.version != version:
+            _read_new(conn, tenant, user, index, profile)
+            index.version = version
+        return index

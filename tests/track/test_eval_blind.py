@@ -1,0 +1,75 @@
+"""The blind-set scorers (evals/track/blind): shapes, clear errors, and what a matcher costs."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sadame.cli import cli
+from sadame.track import MatchCandidate, MatchResult, StaticMatcher
+from sadame.track._eval_blind import BlindEvalError, observed_meaning, run_meaning_eval
+from sadame.track._eval_paraphrase import ParaphraseEvalError, run_paraphrase_eval
+from sadame.track._matching import Purpose
+from sadame.track._views import ReportEntry, SessionReport
+
+BLIND = Path(__file__).resolve().parents[2] / "evals" / "track" / "blind"
+SMALL = [{"user": "u", "domain": "sports", "earlier": [{"id": "e1", "text": "踏み込みが弱い"},
+                                                      {"id": "e2", "text": "ストライドが狭い"},
+                                                      {"id": "e3", "text": "視線が下がる"}],
+          "later": [{"text": "歩幅が小さい", "same_as": "e2"}, {"text": "呼吸が浅い", "same_as": None}]}]
+
+
+def test_the_blind_sets_are_there_unchanged_in_shape() -> None:
+    rows = [json.loads(x) for x in (BLIND / "track_meaning.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    assert len(rows) == 240 and len({r["domain"] for r in rows}) == 6
+    users = json.loads((BLIND / "track_paraphrase.json").read_text(encoding="utf-8"))
+    assert len(users) == 6 and all(len(u["earlier"]) == 36 and len(u["later"]) == 12 for u in users)
+
+
+def test_observed_meaning_reads_the_report() -> None:
+    base = {"user_id": "u", "session_id": "s", "at": "", "seq": 1, "ruleset_version": ""}
+    assert observed_meaning(SessionReport(**base, new=[ReportEntry("x", "k")])) == "problem"
+    assert observed_meaning(SessionReport(**base, improvements=[ReportEntry("x", "k")])) == "improvement"
+    assert observed_meaning(SessionReport(**base, filtered=[ReportEntry("x", "k", reason="positive")])) == "praise"
+    assert observed_meaning(SessionReport(**base, filtered=[ReportEntry("x", "k", reason="empty")])) == "none"
+
+
+def test_bad_blind_files_are_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "m.jsonl").write_text('{"id": "a", "domain": "d", "text": "t", "kind": "joke"}\n', encoding="utf-8")
+    with pytest.raises(BlindEvalError, match=r"m\.jsonl:1: needs"):
+        run_meaning_eval(tmp_path / "m.jsonl")
+    (tmp_path / "p.json").write_text('[{"user": 1}]', encoding="utf-8")
+    with pytest.raises(ParaphraseEvalError, match="needs a list"):
+        run_paraphrase_eval(tmp_path / "p.json")
+
+
+class SlowMatcher:
+    def match(self, text: str, candidates: Sequence[MatchCandidate], *, purpose: Purpose) -> MatchResult | None:
+        time.sleep(0.3)
+        return None
+
+
+def test_a_matcher_s_cost_and_time_outs_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "track_paraphrase.json"
+    path.write_text(json.dumps(SMALL, ensure_ascii=False), encoding="utf-8")
+    plain = run_paraphrase_eval(path)
+    assert plain.cost is None and plain.totals()["top1"] == 0  # 歩幅/ストライド: no shared word
+    static = run_paraphrase_eval(path, matcher=StaticMatcher({"歩幅": ("ストライドが狭い", 0.95)}))
+    assert static.totals()["top1"] == 1 and static.cost is not None
+    assert static.cost.sessions == 2 and static.cost.calls >= 2 and static.cost.timeouts == 0
+    slow = run_paraphrase_eval(path, matcher=SlowMatcher(), matcher_timeout=0.05)
+    assert slow.cost is not None and slow.cost.timeouts == 2 and slow.totals()["new"] == 1  # timed out: new
+
+
+def test_track_eval_scores_a_blind_directory(tmp_path: Path) -> None:
+    (tmp_path / "track_paraphrase.json").write_text(json.dumps(SMALL, ensure_ascii=False), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["track", "eval", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "Blind paraphrases" in out.output and "Top-1 0.0%, top-3" in out.output
+    bad = CliRunner().invoke(cli, ["track", "eval", str(tmp_path), "--llm"], env={"SADAME_LLM_BASE_URL": ""})
+    assert bad.exit_code != 0 and "SADAME_LLM" in bad.output
