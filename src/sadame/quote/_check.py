@@ -121,6 +121,7 @@ def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str
         "by_status": counts,
         "numbers": len(numbers.numbers),
         "numbers_grounded": grounded,
+        "numbers_context_differs": sum(n.context_differs for n in numbers.numbers),
         "hints": sum(q.nearest is not None for q in quotes),
     }
 
