@@ -6,10 +6,11 @@ import functools
 import operator
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
-from sadame.normalize._flags import NormalizeFlags
+from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._presets import resolve_flags
 from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
 
@@ -17,6 +18,7 @@ __all__ = [
     "ExplainStep",
     "Explanation",
     "NormalizedText",
+    "continue_with_offsets",
     "explain",
     "normalize",
     "normalize_with_offsets",
@@ -246,6 +248,46 @@ def normalize_with_offsets(
             break
         mapped = step.mapped(mapped, resolved)
     return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
+
+
+# What each step's flags are when the step is off (to compare two flag sets step by step).
+_OFF: dict[str, dict[str, Any]] = {
+    "nfkc": {"nfkc": False},
+    "markdown_strip": {"markdown_strip": False},
+    "numeric": {"numeric": False},
+    "casefold": {"casefold": False},
+    "kana": {"kana": False},
+    "punctuation": {"punctuation": PunctuationMode.KEEP, "punctuation_chars": ""},
+    "equivalences": {"equivalences": frozenset[Equivalence]()},
+    "whitespace": {"whitespace": WhitespaceMode.KEEP},
+}
+
+
+def _first_steps(flags: NormalizeFlags, count: int) -> NormalizeFlags:
+    """``flags`` with every step after its first ``count`` enabled ones turned off."""
+    off: dict[str, Any] = {}
+    for step in enabled_steps(flags)[count:]:
+        off.update(_OFF[step.name])
+    return replace(flags, **off)
+
+
+def continue_with_offsets(prefix: NormalizedText, flags: NormalizeFlags) -> NormalizedText | None:
+    """``normalize_with_offsets(prefix.original, flags=flags)``, computed from ``prefix`` by
+    running only the remaining steps; None unless ``prefix.flags`` are exactly the first
+    steps of ``flags`` (same steps, same settings). Lets a caller that needs a text under
+    two flag sets sharing their first steps (grounding's NFKC + Markdown, then the
+    ``quote`` preset) run those steps once.
+    """
+    done = enabled_steps(prefix.flags)
+    steps = enabled_steps(flags)
+    if steps[: len(done)] != done or _first_steps(flags, len(done)) != _first_steps(prefix.flags, len(done)):
+        return None
+    mapped = Mapped(prefix.text, prefix.starts, prefix.ends)  # type: ignore[arg-type]
+    for step in steps[len(done) :]:
+        if not mapped.text:
+            break
+        mapped = step.mapped(mapped, flags)
+    return NormalizedText(prefix.original, mapped.text, mapped.starts, mapped.ends, flags)
 
 
 @dataclass(frozen=True, slots=True)

@@ -287,15 +287,26 @@ def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
     return mentions, truncated
 
 
-def _scan(text: str) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
-    """The mentions of ``text``, the words around each, and whether scanning stopped early."""
+def _scan(
+    text: str, prepared: NormalizedText | None = None
+) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
+    """The mentions of ``text``, the words around each, and whether scanning stopped early.
+
+    ``prepared``: ``text`` already normalized with :data:`GROUNDING_FLAGS` (used when the
+    whole text is scanned).
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
-    if _NUMERAL_RUN.search(normalize(text, flags=_NFKC_ONLY)) is None:
+    if prepared is not None and (prepared.original is not text or prepared.flags != GROUNDING_FLAGS):
+        prepared = None
+    if _NUMERAL_RUN.search(prepared.text if prepared else normalize(text, flags=_NFKC_ONLY)) is None:
         return [], [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
     limit = _scan_limit(text)
     truncated = limit < len(text)
-    normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
+    if prepared is not None and not truncated:
+        normalized = prepared
+    else:
+        normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
     keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
     found = [
         _mention(text, normalized, match)
@@ -338,6 +349,9 @@ class NumberIndex:
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
     by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
     truncated: bool = field(default=False, init=False)
+    #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
+    #: check, which continues from it); used while scanning, not kept
+    prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
     _said: dict[tuple[str, str], set[str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -349,7 +363,8 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        mentions, contexts, self.truncated = _scan(self.source)
+        mentions, contexts, self.truncated = _scan(self.source, self.prepared)
+        self.prepared = None
         for m, words in zip(mentions, contexts, strict=True):
             for value in (m.value, *_precisions(m.value)):
                 self.by_value.setdefault(value, []).append(Span(m.start, m.end, m.text))

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from sadame.normalize import NormalizedText, normalize, normalize_with_offsets
+from sadame.normalize._presets import resolve_flags
 
 __all__ = [
     "ALIGN_BUDGET",
@@ -235,6 +236,13 @@ class QuoteVerifier:
         if self._normalized is None:
             self._normalized = normalize_with_offsets(self.source, preset=self.preset)
         return self._normalized
+
+    def use_normalized(self, normalized: NormalizedText) -> None:
+        """Adopt an already computed :attr:`normalized` (the source with this preset's
+        flags, with offsets: see :func:`sadame.quote._cache.prepare_source`)."""
+        if normalized.original != self.source or normalized.flags != resolve_flags(self.preset, None):
+            raise ValueError("not this source normalized with this preset")
+        self._normalized = normalized
 
     # -- public -------------------------------------------------------------------
 
