@@ -12,7 +12,7 @@ from typing import Any
 
 from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._presets import resolve_flags
-from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
+from sadame.normalize._steps import STEPS, Mapped, Step, _sigma_context_table, enabled_steps
 
 __all__ = [
     "ExplainStep",
@@ -242,12 +242,43 @@ def normalize_with_offsets(
     """
     text = _check_text(text)
     resolved = resolve_flags(preset, flags)
-    mapped = Mapped.identity(text)
-    for step in enabled_steps(resolved):
-        if not mapped.text:
-            break
-        mapped = step.mapped(mapped, resolved)
+    mapped = _run_mapped(Mapped.identity(text), enabled_steps(resolved), resolved)
     return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
+
+
+def _run_mapped(mapped: Mapped, steps: Sequence[Step], flags: NormalizeFlags) -> Mapped:
+    """Run ``steps`` on ``mapped``; consecutive per-character table steps (kana, deleted
+    punctuation, deleted whitespace) as one: one keep-mask for the characters the fused
+    table deletes, one translate for the rest (which keep their spans)."""
+    i = 0
+    while i < len(steps) and mapped.text:
+        j = i
+        while j < len(steps) and steps[j].table(flags) is not None:
+            j += 1
+        if j - i >= 2:
+            deleted, dense = _fused_table(flags, tuple(step.name for step in steps[i:j]))
+            kept = mapped.drop(deleted) if deleted else mapped
+            mapped = Mapped(kept.text.translate(dense), kept.starts, kept.ends)
+            i = j
+            continue
+        mapped = steps[i].mapped(mapped, flags)
+        i += 1
+    return mapped
+
+
+@lru_cache(maxsize=64)
+def _fused_table(flags: NormalizeFlags, names: tuple[str, ...]) -> tuple[frozenset[str], list[int | None]]:
+    """The characters the named table steps delete, and a dense table of what they map the
+    others to (the same composition as the text path's fused plan)."""
+    table: dict[int, int | None] = {}
+    for step in STEPS:
+        if step.name in names:
+            step_table = step.table(flags)
+            if step_table is not None:
+                _compose_into(table, step_table)
+    deleted = frozenset(chr(key) for key, value in table.items() if value is None)
+    dense = _translator({key: value for key, value in table.items() if value is not None} or {0: 0}).table
+    return deleted, dense or []
 
 
 # What each step's flags are when the step is off (to compare two flag sets step by step).
@@ -283,10 +314,7 @@ def continue_with_offsets(prefix: NormalizedText, flags: NormalizeFlags) -> Norm
     if steps[: len(done)] != done or _first_steps(flags, len(done)) != _first_steps(prefix.flags, len(done)):
         return None
     mapped = Mapped(prefix.text, prefix.starts, prefix.ends)  # type: ignore[arg-type]
-    for step in steps[len(done) :]:
-        if not mapped.text:
-            break
-        mapped = step.mapped(mapped, flags)
+    mapped = _run_mapped(mapped, steps[len(done) :], flags)
     return NormalizedText(prefix.original, mapped.text, mapped.starts, mapped.ends, flags)
 
 
