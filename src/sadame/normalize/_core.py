@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -12,7 +13,15 @@ from typing import Any
 
 from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._presets import resolve_flags
-from sadame.normalize._steps import STEPS, Mapped, Step, _sigma_context_table, enabled_steps
+from sadame.normalize._steps import (
+    STEPS,
+    Mapped,
+    Step,
+    _composes_backward,
+    _one_to_one_table,
+    _sigma_context_table,
+    enabled_steps,
+)
 
 __all__ = [
     "ExplainStep",
@@ -125,10 +134,69 @@ def _compiled(flags: NormalizeFlags) -> _TextFn:
     return run_plan
 
 
+def _judge_fast_path(table: list[int | None]) -> tuple[Callable[[str], object], list[int | None]]:
+    """NFKC, lower-case and ``table`` fused into one translate, and the search for the
+    characters it cannot take.
+
+    For a text without those characters, ``NFKC(text)`` is ``text`` with each character
+    replaced by its one-character compatibility decomposition (see
+    ``_steps._one_to_one_table``: the NFKD of both is the same, and the result is
+    normalized), and lower-casing it is per character (no Final_Sigma context, no character
+    lower-casing to two), so the three steps are one table. Excluded: every character NFKC
+    changes otherwise, every combining or backward-composing character (it may merge with its
+    neighbour), every character whose image is ``Σ`` or lower-cases to other than one
+    character, and everything outside the BMP.
+    """
+    one = _one_to_one_table()
+    backward = _composes_backward()
+    fused: list[int | None] = list(range(0x10000))
+    complex_chars: list[str] = []
+    for cp in range(0x10000):
+        char = chr(cp)
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        image = chr(one[cp])
+        lowered = image.lower()
+        if (
+            (image == char and unicodedata.normalize("NFKC", char) != char)
+            or unicodedata.combining(char) != 0
+            or char in backward
+            or image in "Σ"
+            or len(lowered) != 1
+        ):
+            complex_chars.append(char)
+            continue
+        fused[cp] = table[ord(lowered)] if ord(lowered) < len(table) else ord(lowered)
+    ranges = "".join(re.escape(c) for c in complex_chars)
+    return re.compile(f"[{ranges}\U00010000-\U0010FFFF]").search, fused
+
+
 _PRESET_FUNCTIONS: dict[str, _TextFn] = {}
 # Presets of the judge shape, by name: their fused table, run inline by normalize()
 # itself. Rule tables call normalize() once per question, so a saved call matters.
-_JUDGE_SHAPED: dict[str, list[int | None]] = {}
+class _JudgeShape:
+    """A judge-shaped preset's tables: the plan's fused table, and once the preset has been
+    called :data:`_FAST_AFTER` times, the one-translate path (:func:`_judge_fast_path`;
+    building it costs a few tenths of a second once, so a process normalizing a handful of
+    questions does not pay it)."""
+
+    __slots__ = ("calls", "fused", "search", "table")
+
+    def __init__(self, table: list[int | None]) -> None:
+        self.table = table
+        self.calls = 0
+        self.search: Callable[[str], object] | None = None
+        self.fused: list[int | None] = []
+
+    def count(self) -> None:
+        self.calls += 1
+        if self.calls == _FAST_AFTER:
+            search, self.fused = _judge_fast_path(self.table)
+            self.search = search  # last: a thread that sees it sees the fused table too
+
+
+_FAST_AFTER = 256
+_JUDGE_SHAPED: dict[str, _JudgeShape] = {}
 _nfkc = unicodedata.normalize
 
 
@@ -141,9 +209,14 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     '改善ポイント:安定性 バランス'
     """
     if flags is None and type(text) is str:
-        table = _JUDGE_SHAPED.get(preset)  # type: ignore[arg-type]
-        if table is not None:
-            return _nfkc("NFKC", text).lower().translate(table)
+        shaped = _JUDGE_SHAPED.get(preset)  # type: ignore[arg-type]
+        if shaped is not None:
+            search = shaped.search
+            if search is None:
+                shaped.count()
+            elif search(text) is None:  # only characters NFKC and lower-case map one to one
+                return text.translate(shaped.fused)
+            return _nfkc("NFKC", text).lower().translate(shaped.table)
         fast = _PRESET_FUNCTIONS.get(preset)  # type: ignore[arg-type]
         if fast is not None:
             return fast(text)
@@ -154,7 +227,7 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
         _PRESET_FUNCTIONS[preset] = function
         plan = _plan(resolved)
         if [op.kind for op in plan] == ["nfkc", "lower", "translate"] and plan[-1].table is not None:
-            _JUDGE_SHAPED[preset] = plan[-1].table
+            _JUDGE_SHAPED[preset] = _JudgeShape(plan[-1].table)
     return function(text)
 
 
