@@ -58,6 +58,7 @@ _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
 _BLOCK = 1 << 11  # positions copied or selected at once (bounds temporary objects)
 _JOIN_EVERY = 256  # small output strings joined into one at a time
+_RUN_COST = 64  # a run copied costs about as much as this many characters filtered
 
 
 def offsets(values: Iterable[int] = ()) -> array[int]:
@@ -160,23 +161,27 @@ class Mapped:
             ends.append(len(text))
         return cls(text, starts, ends)
 
-    def keep(self, mask: bytes | bytearray) -> Mapped:
-        """The characters where ``mask`` (one byte per character) is 1, copied a kept run
-        at a time: the work is per run of kept characters, not per character."""
+    def keep(self, mask: bytes | bytearray, text: str | None = None) -> Mapped:
+        """The characters where ``mask`` (one byte per character) is 1. The text is joined
+        a kept run at a time (or is ``text``, when the caller has it); the maps are copied
+        a run at a time when runs are long, else filtered in one C-level pass
+        (``itertools.compress``): the work is never a Python step per character."""
         size = mask.count(1)
         if size == len(self.text):
-            return self
-        text = self.text
-        pieces = _Text()
+            return self if text is None else Mapped(text, self.starts, self.ends)
+        if text is None:
+            text = _kept_runs(self.text, mask)
+        if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
+            return Mapped(text, offsets(itertools.compress(self.starts, mask)),
+                          offsets(itertools.compress(self.ends, mask)))
         out = _Builder(size)
         pos = mask.find(1)
         while pos != -1:
             end = mask.find(0, pos)
-            end = len(text) if end == -1 else end
-            pieces.add(text[pos:end])
+            end = len(mask) if end == -1 else end
             out.copy(self, pos, end)
             pos = mask.find(1, end)
-        return out.done(pieces.text())
+        return out.done(text)
 
     def select(self, keep: Iterable[int], size: int) -> Mapped:
         """The ``size`` characters at positions ``keep`` (ascending), a block at a time."""
@@ -423,7 +428,7 @@ def _markdown_text(text: str, flags: NormalizeFlags) -> str:
     return _kept_runs(text, markdown_mask(text))
 
 
-def _kept_runs(text: str, mask: bytearray) -> str:
+def _kept_runs(text: str, mask: bytes | bytearray) -> str:
     """The characters of ``text`` where ``mask`` is 1, joined a kept run at a time."""
     if mask.count(0) == 0:
         return text
@@ -664,26 +669,36 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         return m.drop(_WS_SET)
     # The text is the text path's; the maps change only where a run changes length (a run
     # of several characters, or one that goes): a one-character run kept as one space
-    # keeps its span, so the copied range simply runs over it.
+    # keeps its span. Those runs are marked in a keep-mask (the first character of a kept
+    # run stays, spanning the whole run), then the maps are kept in one pass.
     text = _whitespace_text(m.text, flags)
     if len(text) == len(m.text):
         return Mapped(text, m.starts, m.ends)
     cjk = flags.whitespace is WhitespaceMode.CJK
     size = len(m.text)
-    out = _Builder(len(text))
-    pos = 0
+    mask = bytearray(b"\x01") * size
+    widened: list[tuple[int, int]] = []  # (output position, end) of kept runs of several characters
+    gone = 0
     for run in _WS_RUN.finditer(m.text):
         a, b = run.span()
         # (outside the cjk mode, leading and trailing runs go)
         keep = _cjk_keeps_run(m.text, a, b) if cjk else a != 0 and b != size
         if keep and b - a == 1:
             continue
-        out.copy(m, pos, a)
         if keep:
-            out.repeat(m.starts[a], max(m.ends[a:b]), 1)
-        pos = b
-    out.copy(m, pos, size)
-    return out.done(text)
+            widened.append((a - gone, max(m.ends[a:b])))
+            mask[a + 1 : b] = bytes(b - a - 1)
+            gone += b - a - 1
+        else:
+            mask[a:b] = bytes(b - a)
+            gone += b - a
+    kept = m.keep(mask, text)
+    if widened:
+        ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
+        for position, end in widened:
+            ends[position] = end
+        kept = Mapped(kept.text, kept.starts, ends)
+    return kept
 
 
 STEPS: tuple[Step, ...] = (

@@ -64,6 +64,7 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -352,7 +353,8 @@ class NumberIndex:
     #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
     #: check, which continues from it); used while scanning, not kept
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
-    _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
+    _at: dict[tuple[str, str], list[int]] = field(default_factory=dict, init=False, repr=False)
+    _bare: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
     _said: dict[tuple[str, str], set[str]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -367,8 +369,12 @@ class NumberIndex:
         self.prepared = None
         for m, words in zip(mentions, contexts, strict=True):
             for value in (m.value, *_precisions(m.value)):
-                self.by_value.setdefault(value, []).append(Span(m.start, m.end, m.text))
-                self._words.setdefault(value, []).append(words)
+                spans = self.by_value.setdefault(value, [])
+                for word in words:  # the occurrences of each value, by the words around them
+                    self._at.setdefault((value, word), []).append(len(spans))
+                if not words:
+                    self._bare.setdefault(value, []).append(len(spans))
+                spans.append(Span(m.start, m.end, m.text))
             for word in words:  # what the source says next to each word, by category
                 self._said.setdefault((m.category, word), set()).add(m.value)
 
@@ -392,15 +398,21 @@ class NumberIndex:
 
     def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
         every = self.by_value.get(mention.value, [])
-        agree = [not words or not theirs or bool(words & theirs) for theirs in self._words.get(mention.value, [])]
-        if every and not any(agree) and self._says_otherwise(mention, words):
+        if words:
+            agree = set(self._bare.get(mention.value, ()))
+            for word in words:
+                agree.update(self._at.get((mention.value, word), ()))
+        else:
+            agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
+        if every and not agree and self._says_otherwise(mention, words):
             return GroundedNumber(mention, False, context_differs=True, elsewhere=tuple(every[:MAX_NUMBER_SPANS]))
         # the mentions whose words agree first (the place a reader is shown), then the others
-        spans = [s for s, ok in zip(every, agree, strict=True) if ok] + [
-            s for s, ok in zip(every, agree, strict=True) if not ok
-        ]
+        first = sorted(agree)[:MAX_NUMBER_SPANS]
+        rest = (span for i, span in enumerate(every) if i not in agree)
+        spans = [every[i] for i in first]
+        spans += itertools.islice(rest, MAX_NUMBER_SPANS - len(spans))
         return GroundedNumber(
-            mention, bool(spans), tuple(spans[:MAX_NUMBER_SPANS]), len(spans), len(spans) > MAX_NUMBER_SPANS
+            mention, bool(every), tuple(spans), len(every), len(every) > MAX_NUMBER_SPANS
         )
 
     def _says_otherwise(self, mention: NumberMention, words: frozenset[str]) -> bool:
