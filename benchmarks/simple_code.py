@@ -5,7 +5,8 @@ the simple code interleaved in each round and the garbage collector paused, so t
 *ratios* hold on a loaded machine even when the absolute times do not. Rows:
 
 * **offsets** (item 1): ``normalize_with_offsets`` against ``normalize`` (the plain
-  path) per preset, on one ~500 KB text. Target: at most 2x.
+  path) per preset, on one ~500 KB text of ``benchmarks/normalize.py``'s corpus (the seed
+  lines with half-width and full-width variants). Target: at most 2x.
 * **verify_quotes** (item 2): against "normalize the source once, then ``q in ns``"
   (which reports no span), 10 KB to 1 MB (``--full``: 3.4 MB), 200 quotes of
   ``benchmarks/quote.py``'s mix. Target: faster at every size (ratio > 1).
@@ -38,7 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from quote import _seed_lines, build_quotes, build_source  # the sibling benchmark's inputs
+from normalize import build_corpus  # the sibling benchmarks' inputs
+from quote import _seed_lines, build_quotes, build_source
 from sadame.normalize import PRESETS, normalize, normalize_with_offsets
 from sadame.normalize._core import _FAST_AFTER, _JUDGE_SHAPED
 from sadame.quote import check_output, verify_quotes
@@ -79,7 +81,8 @@ def _ms(seconds: float) -> str:
 
 
 def offsets_rows(repeat: int) -> list[Row]:
-    source, _bullets = build_source(500 * KB)
+    lines, _origin = build_corpus(500 * KB)
+    source = "\n".join(lines)
     out: list[Row] = []
     for preset in PRESETS:
         normalize_with_offsets("ａ", preset=preset)  # one-time tables outside the timing
