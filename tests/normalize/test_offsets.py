@@ -99,3 +99,21 @@ def test_original_span_rejects_out_of_range() -> None:
     with pytest.raises(IndexError):
         mapped.original_span(2, 5)
     assert mapped.original_span(3, 3) == (3, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXTS)
+def test_continuing_from_shared_first_steps_equals_normalizing_from_scratch(text: str) -> None:
+    from dataclasses import replace
+
+    from sadame.normalize import WhitespaceMode
+    from sadame.normalize._core import continue_with_offsets
+
+    prefix_flags = replace(PRESETS["numeric"], numeric=False, whitespace=WhitespaceMode.KEEP)
+    prefix = normalize_with_offsets(text, flags=prefix_flags)
+    for name, flags in PRESETS.items():
+        continued = continue_with_offsets(prefix, flags)
+        if name in ("judge", "issue"):  # no Markdown step: nothing shared
+            assert continued is None
+            continue
+        assert continued == normalize_with_offsets(text, flags=flags)

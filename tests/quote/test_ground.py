@@ -84,3 +84,45 @@ def test_index_scans_source_once_and_rejects_non_str() -> None:
     assert "120000000円" in index.by_value and "2026-06-26" in index.by_value
     with pytest.raises(TypeError):
         NumberIndex(b"1")  # type: ignore[arg-type]
+
+
+CONTEXT_SOURCE = "来年度は保育士を2名増員する。\n別に保健師3名を配置する。\n施行は令和5年4月1日。\n"
+
+
+def test_a_number_whose_words_the_source_gives_another_number_is_not_grounded() -> None:
+    r = ground_numbers("保育士を3名増員", CONTEXT_SOURCE)
+    assert r.status == "ungrounded" and not r.verified
+    (number,) = r.numbers
+    assert not number.grounded and number.context_differs and number.spans == ()
+    assert [s.text for s in number.elsewhere] == ["3名"]
+    assert "another context: 3名" in r.reason
+    assert number.to_dict()["context_differs"] is True
+
+
+@pytest.mark.parametrize("claim", ["保健師を3名配置", "3名", "保育士を2名増員", "配置は3名"])
+def test_a_number_whose_words_agree_or_are_not_contradicted_is_grounded(claim: str) -> None:
+    r = ground_numbers(claim, CONTEXT_SOURCE)
+    assert r.status == "grounded", r.reason
+    assert not r.numbers[0].context_differs
+
+
+def test_a_paraphrase_the_source_does_not_contradict_is_grounded() -> None:
+    r = ground_numbers("影響額は約3,500,000円", "影響を受けた取引は 1,284件、金額にして 約350万円 である。")
+    assert r.status == "grounded"
+
+
+def test_spans_whose_words_agree_come_first() -> None:
+    r = ground_numbers("受注残高は1億2000万円", "売上高は１億２０００万円。受注残高は一億二千万円。")
+    assert [s.text for s in r.numbers[0].spans] == ["一億二千万円", "１億２０００万円"]
+
+
+@pytest.mark.parametrize("claim", ["令和5年4月", "2023年4月", "2023年", "4月1日", "令和5年4月1日", "2023/4/1"])
+def test_dates_ground_at_the_precision_the_claim_states(claim: str) -> None:
+    r = ground_numbers(f"{claim}に施行", CONTEXT_SOURCE)
+    assert r.status == "grounded", r.reason
+    assert r.numbers[0].spans[0].text == "令和5年4月1日"
+
+
+@pytest.mark.parametrize("claim", ["令和5年4月2日", "2023年5月", "2024年", "2023年4月1日"])
+def test_a_finer_or_different_date_is_not_grounded_by_a_coarser_one(claim: str) -> None:
+    assert ground_numbers(claim, "施行は2023年4月。" if claim == "2023年4月1日" else CONTEXT_SOURCE).status == "ungrounded"

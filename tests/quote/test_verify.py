@@ -263,3 +263,28 @@ def test_adversarial_unalignable_hits_are_bounded() -> None:
     source = "㈱" * 200_000  # every hit of 株 sits inside a character that normalizes to (株)
     r = verify_quote("株", source)
     assert r.status == "missing" and "normalize to more" in r.reason
+
+
+def test_partial_quote_starting_inside_a_bold_label_is_found() -> None:
+    source = "## 評価\n- **保守性**: tools: 追加の設定が必要\n"
+    r = verify_quote("守性: tools: 追加", source)
+    assert r.status == "normalized" and r.verified
+    assert r.span is not None and r.span.text == "守性**: tools: 追加"
+    assert source[r.span.start : r.span.end] == r.span.text
+    whole = verify_quote("保守性: tools: 追加", source)
+    assert whole.span is not None and whole.span.text == "**保守性**: tools: 追加"
+
+
+def test_a_shared_verifier_gives_each_thread_its_own_search_budget() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    # 株 hits only inside ㈱ (unalignable, spending the budget); 安定性 must still be found
+    source = "㈱" * 300 + "\n- **安定性**: 不足\n"
+    verifier = QuoteVerifier(source)
+    quotes = ["株", "安定性: 不足"] * 200
+    alone = [verify_quote(q, source) for q in quotes[:2]]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(verifier.verify, quotes))
+    assert results == alone * 200
+    settings = {"source", "preset", "fuzzy", "threshold", "max_spans", "_normalized"}
+    assert set(QuoteVerifier.__slots__) == settings  # no per-call state on the shared object

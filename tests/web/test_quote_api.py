@@ -64,3 +64,11 @@ def test_page_and_cli_show_the_same_verdicts(live_server: LiveServer, tmp_path: 
     ]
     grounded = re.findall(r'data-grounded="(true|false)"', html)
     assert grounded == [str(n["grounded"]).lower() for n in printed["numbers"]["numbers"]]
+
+
+def test_page_says_when_a_number_is_in_the_source_only_in_another_context(live_server: LiveServer) -> None:
+    source = "来年度は保育士を2名増員する。\n別に保健師3名を配置する。\n"
+    with live_server.client() as client:
+        page = client.post("/quote", data={"source": source, "output": "保育士を3名増員する。"})
+    assert page.status_code == 200
+    assert "数値は原文にあるが文脈が異なる" in page.text and "✔ 裏付けあり" not in page.text

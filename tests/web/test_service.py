@@ -1,5 +1,5 @@
-"""Serving: quote-check slots per process, the normalized-source cache, settings from the
-environment, and the purge command."""
+"""Serving: quote-check slots per process, settings from the environment, and the purge
+command (the normalized-source cache is tested in tests/quote/test_cache.py)."""
 
 from __future__ import annotations
 
@@ -11,26 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.quote._cache import MAX_CACHED_CHARS, cached_index, cached_verifier
 from sadame.web import WebSettings, create_app
 from sadame.web._serve import settings_from_env
 from tests.web.conftest import serve
-
-
-@pytest.mark.slow
-def test_the_same_source_is_normalized_once_per_process() -> None:
-    source = "引用元の文章です。売上は1億2000万円。" * 10
-    first = cached_verifier(source, "decoration", 10)
-    assert cached_verifier(source, "decoration", 10) is first
-    assert cached_verifier(source, "judge", 10) is not first
-    assert cached_verifier(source, "decoration", 5) is not first
-    assert first.verify_many(["引用元の文章"])[0].verified
-    index = cached_index(source)
-    assert cached_index(source) is index and index.ground("売上は1.2億円").status == "grounded"
-    big = "あ" * (MAX_CACHED_CHARS // 2 + 1)
-    cached_verifier(big, "decoration", 10)
-    cached_verifier(big + "い", "decoration", 10)
-    assert cached_verifier(source, "decoration", 10) is not first  # evicted by size
 
 
 def test_quote_checks_wait_for_a_slot_then_get_503(sqlite_url: str) -> None:

@@ -80,7 +80,9 @@ def _print_claims(report: GateReport) -> None:
         _echo(f"[{r['status']}] {r['claim']!r}" + (f"  # {r['reason']}" if r["reason"] else ""))
         for n in r["numbers"]:
             mark = "ok" if n["grounded"] else "NG"
-            where = ", ".join(f"{s['start']}-{s['end']} {s['text']!r}" for s in n["spans"]) or "not in source"
+            where = ", ".join(f"{s['start']}-{s['end']} {s['text']!r}" for s in n["spans"]) or (
+                "in the source only in another context" if n["context_differs"] else "not in source"
+            )
             _echo(f"    {mark} {n['text']!r} = {n['value']} ({n['kind']}): {where}")
 
 
@@ -188,7 +190,8 @@ def _print_check(result: CheckResult) -> None:
     numbers = result.numbers
     for n in numbers.numbers:
         mark = "ok" if n.grounded else "NG"
-        _echo(f"  {mark} {n.mention.text!r} = {n.mention.value} ({n.mention.category})")
+        note = "  # in the source only in another context" if n.context_differs else ""
+        _echo(f"  {mark} {n.mention.text!r} = {n.mention.value} ({n.mention.category}){note}")
     s = result.summary
     _echo(
         f"quotes: {s['verified']}/{s['total']} verified; numbers: {s['numbers_grounded']}/{s['numbers']} grounded"

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import overload
+from typing import Any, overload
 
-from sadame.normalize._flags import NormalizeFlags
+from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
 from sadame.normalize._presets import resolve_flags
-from sadame.normalize._steps import STEPS, Mapped, _sigma_context_table, enabled_steps
+from sadame.normalize._steps import (
+    STEPS,
+    Mapped,
+    Step,
+    _composes_backward,
+    _one_to_one_table,
+    _sigma_context_table,
+    enabled_steps,
+)
 
 __all__ = [
     "ExplainStep",
     "Explanation",
     "NormalizedText",
+    "continue_with_offsets",
     "explain",
     "normalize",
     "normalize_with_offsets",
@@ -124,10 +134,69 @@ def _compiled(flags: NormalizeFlags) -> _TextFn:
     return run_plan
 
 
+def _judge_fast_path(table: list[int | None]) -> tuple[Callable[[str], object], list[int | None]]:
+    """NFKC, lower-case and ``table`` fused into one translate, and the search for the
+    characters it cannot take.
+
+    For a text without those characters, ``NFKC(text)`` is ``text`` with each character
+    replaced by its one-character compatibility decomposition (see
+    ``_steps._one_to_one_table``: the NFKD of both is the same, and the result is
+    normalized), and lower-casing it is per character (no Final_Sigma context, no character
+    lower-casing to two), so the three steps are one table. Excluded: every character NFKC
+    changes otherwise, every combining or backward-composing character (it may merge with its
+    neighbour), every character whose image is ``Σ`` or lower-cases to other than one
+    character, and everything outside the BMP.
+    """
+    one = _one_to_one_table()
+    backward = _composes_backward()
+    fused: list[int | None] = list(range(0x10000))
+    complex_chars: list[str] = []
+    for cp in range(0x10000):
+        char = chr(cp)
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        image = chr(one[cp])
+        lowered = image.lower()
+        if (
+            (image == char and unicodedata.normalize("NFKC", char) != char)
+            or unicodedata.combining(char) != 0
+            or char in backward
+            or image in "Σ"
+            or len(lowered) != 1
+        ):
+            complex_chars.append(char)
+            continue
+        fused[cp] = table[ord(lowered)] if ord(lowered) < len(table) else ord(lowered)
+    ranges = "".join(re.escape(c) for c in complex_chars)
+    return re.compile(f"[{ranges}\U00010000-\U0010FFFF]").search, fused
+
+
 _PRESET_FUNCTIONS: dict[str, _TextFn] = {}
 # Presets of the judge shape, by name: their fused table, run inline by normalize()
 # itself. Rule tables call normalize() once per question, so a saved call matters.
-_JUDGE_SHAPED: dict[str, list[int | None]] = {}
+class _JudgeShape:
+    """A judge-shaped preset's tables: the plan's fused table, and once the preset has been
+    called :data:`_FAST_AFTER` times, the one-translate path (:func:`_judge_fast_path`;
+    building it costs a few tenths of a second once, so a process normalizing a handful of
+    questions does not pay it)."""
+
+    __slots__ = ("calls", "fused", "search", "table")
+
+    def __init__(self, table: list[int | None]) -> None:
+        self.table = table
+        self.calls = 0
+        self.search: Callable[[str], object] | None = None
+        self.fused: list[int | None] = []
+
+    def count(self) -> None:
+        self.calls += 1
+        if self.calls == _FAST_AFTER:
+            search, self.fused = _judge_fast_path(self.table)
+            self.search = search  # last: a thread that sees it sees the fused table too
+
+
+_FAST_AFTER = 256
+_JUDGE_SHAPED: dict[str, _JudgeShape] = {}
 _nfkc = unicodedata.normalize
 
 
@@ -148,9 +217,14 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
     '改善ポイント:安定性 バランス'
     """
     if flags is None and type(text) is str:
-        table = _JUDGE_SHAPED.get(preset)  # type: ignore[arg-type]
-        if table is not None:
-            return _nfkc("NFKC", text).lower().translate(table)
+        shaped = _JUDGE_SHAPED.get(preset)  # type: ignore[arg-type]
+        if shaped is not None:
+            search = shaped.search
+            if search is None:
+                shaped.count()
+            elif search(text) is None:  # only characters NFKC and lower-case map one to one
+                return text.translate(shaped.fused)
+            return _nfkc("NFKC", text).lower().translate(shaped.table)
         fast = _PRESET_FUNCTIONS.get(preset)  # type: ignore[arg-type]
         if fast is not None:
             return fast(text)
@@ -161,7 +235,7 @@ def normalize(text: str, preset: str | None = None, *, flags: NormalizeFlags | N
         _PRESET_FUNCTIONS[preset] = function
         plan = _plan(resolved)
         if [op.kind for op in plan] == ["nfkc", "lower", "translate"] and plan[-1].table is not None:
-            _JUDGE_SHAPED[preset] = plan[-1].table
+            _JUDGE_SHAPED[preset] = _JudgeShape(plan[-1].table)
     return function(text)
 
 
@@ -249,12 +323,80 @@ def normalize_with_offsets(
     """
     text = _check_text(text)
     resolved = resolve_flags(preset, flags)
-    mapped = Mapped.identity(text)
-    for step in enabled_steps(resolved):
-        if not mapped.text:
-            break
-        mapped = step.mapped(mapped, resolved)
+    mapped = _run_mapped(Mapped.identity(text), enabled_steps(resolved), resolved)
     return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
+
+
+def _run_mapped(mapped: Mapped, steps: Sequence[Step], flags: NormalizeFlags) -> Mapped:
+    """Run ``steps`` on ``mapped``; consecutive per-character table steps (kana, deleted
+    punctuation, deleted whitespace) as one: one keep-mask for the characters the fused
+    table deletes, one translate for the rest (which keep their spans)."""
+    i = 0
+    while i < len(steps) and mapped.text:
+        j = i
+        while j < len(steps) and steps[j].table(flags) is not None:
+            j += 1
+        if j - i >= 2:
+            deleted, dense = _fused_table(flags, tuple(step.name for step in steps[i:j]))
+            kept = mapped.drop(deleted) if deleted else mapped
+            mapped = Mapped(kept.text.translate(dense), kept.starts, kept.ends)
+            i = j
+            continue
+        mapped = steps[i].mapped(mapped, flags)
+        i += 1
+    return mapped
+
+
+@lru_cache(maxsize=64)
+def _fused_table(flags: NormalizeFlags, names: tuple[str, ...]) -> tuple[frozenset[str], list[int | None]]:
+    """The characters the named table steps delete, and a dense table of what they map the
+    others to (the same composition as the text path's fused plan)."""
+    table: dict[int, int | None] = {}
+    for step in STEPS:
+        if step.name in names:
+            step_table = step.table(flags)
+            if step_table is not None:
+                _compose_into(table, step_table)
+    deleted = frozenset(chr(key) for key, value in table.items() if value is None)
+    dense = _translator({key: value for key, value in table.items() if value is not None} or {0: 0}).table
+    return deleted, dense or []
+
+
+# What each step's flags are when the step is off (to compare two flag sets step by step).
+_OFF: dict[str, dict[str, Any]] = {
+    "nfkc": {"nfkc": False},
+    "markdown_strip": {"markdown_strip": False},
+    "numeric": {"numeric": False},
+    "casefold": {"casefold": False},
+    "kana": {"kana": False},
+    "punctuation": {"punctuation": PunctuationMode.KEEP, "punctuation_chars": ""},
+    "equivalences": {"equivalences": frozenset[Equivalence]()},
+    "whitespace": {"whitespace": WhitespaceMode.KEEP},
+}
+
+
+def _first_steps(flags: NormalizeFlags, count: int) -> NormalizeFlags:
+    """``flags`` with every step after its first ``count`` enabled ones turned off."""
+    off: dict[str, Any] = {}
+    for step in enabled_steps(flags)[count:]:
+        off.update(_OFF[step.name])
+    return replace(flags, **off)
+
+
+def continue_with_offsets(prefix: NormalizedText, flags: NormalizeFlags) -> NormalizedText | None:
+    """``normalize_with_offsets(prefix.original, flags=flags)``, computed from ``prefix`` by
+    running only the remaining steps; None unless ``prefix.flags`` are exactly the first
+    steps of ``flags`` (same steps, same settings). Lets a caller that needs a text under
+    two flag sets sharing their first steps (grounding's NFKC + Markdown, then the
+    ``quote`` preset) run those steps once.
+    """
+    done = enabled_steps(prefix.flags)
+    steps = enabled_steps(flags)
+    if steps[: len(done)] != done or _first_steps(flags, len(done)) != _first_steps(prefix.flags, len(done)):
+        return None
+    mapped = Mapped(prefix.text, prefix.starts, prefix.ends)  # type: ignore[arg-type]
+    mapped = _run_mapped(mapped, steps[len(done) :], flags)
+    return NormalizedText(prefix.original, mapped.text, mapped.starts, mapped.ends, flags)
 
 
 @dataclass(frozen=True, slots=True)

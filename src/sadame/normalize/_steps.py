@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import markdown_keep, markdown_mask
+from sadame.normalize._markdown import markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -59,6 +59,7 @@ _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
 _BLOCK = 1 << 11  # positions copied or selected at once (bounds temporary objects)
 _JOIN_EVERY = 256  # small output strings joined into one at a time
+_RUN_COST = 64  # a run copied costs about as much as this many characters filtered
 
 
 def offsets(values: Iterable[int] = ()) -> array[int]:
@@ -155,7 +156,33 @@ class Mapped:
 
     @classmethod
     def identity(cls, text: str) -> Mapped:
-        return cls(text, offsets(range(len(text))), offsets(range(1, len(text) + 1)))
+        starts = offsets(range(len(text)))
+        ends = starts[1:]  # one copy of the array, not a second walk over a range
+        if text:
+            ends.append(len(text))
+        return cls(text, starts, ends)
+
+    def keep(self, mask: bytes | bytearray, text: str | None = None) -> Mapped:
+        """The characters where ``mask`` (one byte per character) is 1. The text is joined
+        a kept run at a time (or is ``text``, when the caller has it); the maps are copied
+        a run at a time when runs are long, else filtered in one C-level pass
+        (``itertools.compress``): the work is never a Python step per character."""
+        size = mask.count(1)
+        if size == len(self.text):
+            return self if text is None else Mapped(text, self.starts, self.ends)
+        if text is None:
+            text = _kept_runs(self.text, mask)
+        if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
+            return Mapped(text, offsets(itertools.compress(self.starts, mask)),
+                          offsets(itertools.compress(self.ends, mask)))
+        out = _Builder(size)
+        pos = mask.find(1)
+        while pos != -1:
+            end = mask.find(0, pos)
+            end = len(mask) if end == -1 else end
+            out.copy(self, pos, end)
+            pos = mask.find(1, end)
+        return out.done(text)
 
     def select(self, keep: Iterable[int], size: int) -> Mapped:
         """The ``size`` characters at positions ``keep`` (ascending), a block at a time."""
@@ -167,9 +194,31 @@ class Mapped:
         return out.done("".join(pieces))
 
     def drop(self, chars: frozenset[str]) -> Mapped:
-        """Without the characters in ``chars``."""
-        size = len(self.text) - sum(self.text.count(c) for c in chars)
-        return self.select((i for i, c in enumerate(self.text) if c not in chars), size)
+        """Without the characters in ``chars``, kept runs copied whole."""
+        if not any(c in self.text for c in chars):
+            return self
+        if any(ord(c) > 0xFFFF for c in chars):  # pragma: no cover - no step deletes astral characters
+            size = len(self.text) - sum(self.text.count(c) for c in chars)
+            return self.select((i for i, c in enumerate(self.text) if c not in chars), size)
+        return self.keep(_keep_mask(self.text, chars))
+
+
+@lru_cache(maxsize=16)
+def _mask_table(chars: frozenset[str]) -> list[int]:
+    table = [1] * 0x10000
+    for char in chars:
+        table[ord(char)] = 0
+    return table
+
+
+_ASTRAL_AS_KEPT = bytes.maketrans(b"?", b"\x01")
+
+
+def _keep_mask(text: str, chars: frozenset[str]) -> bytes:
+    """One byte per character of ``text``: 0 for the characters in ``chars``, else 1 (C-level:
+    a translate to \\x00/\\x01; an astral character, untouched by the BMP table, encodes as
+    ``?`` and is then read as kept)."""
+    return text.translate(_mask_table(chars)).encode("latin-1", "replace").translate(_ASTRAL_AS_KEPT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,14 +330,49 @@ def _nfkc_char(char: str) -> str:
     return unicodedata.normalize("NFKC", char)
 
 
+@lru_cache(maxsize=1)
+def _one_to_one_table() -> list[int]:
+    """A dense BMP translate table of the characters NFKC replaces by one other character
+    that is its whole compatibility decomposition (``１`` -> ``1``, ``ｱ`` -> ``ア``, ``：`` -> ``:``).
+
+    Replacing such a character ``c`` by ``d = NFKD(c)`` first never changes NFKC of any
+    text (NFKC is NFC of NFKD, and both texts have the same NFKD), nor its chunks (``d``
+    starts a chunk exactly when ``c`` does), so the offsets path maps them by one
+    translate, without a region each.
+    """
+    table = list(range(0x10000))
+    backward = _composes_backward()
+    for cp in range(0x10000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        char = chr(cp)
+        target = unicodedata.normalize("NFKC", char)
+        if (
+            len(target) == 1
+            and target != char
+            and unicodedata.normalize("NFKD", char) == target
+            and unicodedata.combining(char) == 0
+            and unicodedata.combining(target) == 0
+            and char not in backward
+            and target not in backward
+            and unicodedata.normalize("NFKD", target) == target
+        ):
+            table[cp] = ord(target)
+    return table
+
+
 def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    # Every output character of a chunk gets the span of its whole chunk; text
-    # between regions is copied as is. A one-character region (the common case:
-    # ``１``, ``ｱ``, ``…``) takes a short path. The output is joined as it grows, so
-    # no string object per region outlives a block.
-    text = m.text
-    if unicodedata.is_normalized("NFKC", text):
+    # One-to-one replacements first, by one translate (spans unchanged, see
+    # _one_to_one_table); then every output character of a remaining chunk gets the span
+    # of its whole chunk, text between regions copied as is. A one-character region
+    # takes a short path. The output is joined as it grows, so no string object per
+    # region outlives a block.
+    if unicodedata.is_normalized("NFKC", m.text):
         return m
+    # (no early return when the translated text is normalized: an unchanged combining
+    # sequence still gets its chunk's span, as it always has)
+    m = Mapped(m.text.translate(_one_to_one_table()), m.starts, m.ends)
+    text = m.text
     out = _Builder(len(text))  # NFKC rarely lengthens a text; repeat() grows it then
     chars = _Text()
     pos = 0
@@ -342,12 +426,25 @@ def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -
 
 
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
-    return "".join(text[i] for i in markdown_keep(text))
+    return _kept_runs(text, markdown_mask(text))
+
+
+def _kept_runs(text: str, mask: bytes | bytearray) -> str:
+    """The characters of ``text`` where ``mask`` is 1, joined a kept run at a time."""
+    if mask.count(0) == 0:
+        return text
+    pieces = _Text()
+    pos = mask.find(1)
+    while pos != -1:
+        end = mask.find(0, pos)
+        end = len(text) if end == -1 else end
+        pieces.add(text[pos:end])
+        pos = mask.find(1, end)
+    return pieces.text()
 
 
 def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    mask = markdown_mask(m.text)
-    return m.select(itertools.compress(range(len(mask)), mask), mask.count(1))
+    return m.keep(markdown_mask(m.text))
 
 
 # -- numeric ------------------------------------------------------------------------
@@ -571,24 +668,38 @@ def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
         return m.drop(_WS_SET)
+    # The text is the text path's; the maps change only where a run changes length (a run
+    # of several characters, or one that goes): a one-character run kept as one space
+    # keeps its span. Those runs are marked in a keep-mask (the first character of a kept
+    # run stays, spanning the whole run), then the maps are kept in one pass.
+    text = _whitespace_text(m.text, flags)
+    if len(text) == len(m.text):
+        return Mapped(text, m.starts, m.ends)
     cjk = flags.whitespace is WhitespaceMode.CJK
-    chars = _Text()
-    out = _Builder(len(m.text))  # an upper bound: runs only shrink
-    pos = 0
+    size = len(m.text)
+    mask = bytearray(b"\x01") * size
+    widened: list[tuple[int, int]] = []  # (output position, end) of kept runs of several characters
+    gone = 0
     for run in _WS_RUN.finditer(m.text):
-        chars.add(m.text[pos : run.start()])
-        out.copy(m, pos, run.start())
-        if cjk:
-            keep = _cjk_keeps_run(m.text, run.start(), run.end())
-        else:  # leading and trailing runs go
-            keep = run.start() != 0 and run.end() != len(m.text)
+        a, b = run.span()
+        # (outside the cjk mode, leading and trailing runs go)
+        keep = _cjk_keeps_run(m.text, a, b) if cjk else a != 0 and b != size
+        if keep and b - a == 1:
+            continue
         if keep:
-            chars.add(" ")
-            out.repeat(m.starts[run.start()], max(m.ends[run.start() : run.end()]), 1)
-        pos = run.end()
-    chars.add(m.text[pos:])
-    out.copy(m, pos, len(m.text))
-    return out.done(chars.text())
+            widened.append((a - gone, max(m.ends[a:b])))
+            mask[a + 1 : b] = bytes(b - a - 1)
+            gone += b - a - 1
+        else:
+            mask[a:b] = bytes(b - a)
+            gone += b - a
+    kept = m.keep(mask, text)
+    if widened:
+        ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
+        for position, end in widened:
+            ends[position] = end
+        kept = Mapped(kept.text, kept.starts, ends)
+    return kept
 
 
 STEPS: tuple[Step, ...] = (

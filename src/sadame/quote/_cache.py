@@ -2,29 +2,71 @@
 
 Checking several outputs against one source (the usual loop: regenerate, check
 again) would otherwise normalize the source with offsets and scan its numbers every
-time. The verifier (which keeps the normalized source) and the number index are kept
-by the SHA-256 of the source (and the preset), least recently used first out, with at
-most ``MAX_CACHED_CHARS`` source characters in all per kind.
+time. A :class:`PreparedSource` -- the verifier (which keeps the normalized source),
+the number index and the line index -- is built once per source and preset: the source
+is normalized with offsets **once** for both quotes and numbers when the preset starts
+with grounding's steps (NFKC, Markdown: ``quote``, ``decoration``, ``numeric``), the
+quote preset continuing from there. Entries are kept by the SHA-256 of the source (and
+the preset), least recently used first out, with at most ``MAX_CACHED_CHARS`` source
+characters in all.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-if TYPE_CHECKING:
-    from sadame.quote._ground import NumberIndex
-    from sadame.quote._verify import QuoteVerifier
+from sadame.normalize import normalize_with_offsets
+from sadame.normalize._core import continue_with_offsets  # shares the first steps of two flag sets
+from sadame.normalize._presets import resolve_flags
+from sadame.quote._ground import GROUNDING_FLAGS, NumberIndex
+from sadame.quote._verify import QuoteVerifier
 
-__all__ = ["MAX_CACHED_CHARS", "cached_index", "cached_verifier"]
+__all__ = ["MAX_CACHED_CHARS", "LineIndex", "PreparedSource", "prepare_source", "prepared_source"]
 
 MAX_CACHED_CHARS = 4_000_000
 _MAX_ENTRIES = 16
+_NEWLINE = re.compile("\n")
 
 T = TypeVar("T")
+
+
+class LineIndex:
+    """Offsets to ``line:column`` (1-based) by binary search over line starts."""
+
+    __slots__ = ("starts",)
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+
+    def at(self, offset: int) -> str:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return f"{line + 1}:{offset - self.starts[line] + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSource:
+    """Everything the checker derives from one source, built once (immutable, thread-safe)."""
+
+    verifier: QuoteVerifier
+    numbers: NumberIndex
+    lines: LineIndex
+
+
+def prepare_source(source: str, preset: str, max_spans: int) -> PreparedSource:
+    """Build a :class:`PreparedSource`, normalizing the source with offsets once when the
+    preset shares grounding's first steps (else once per flag set)."""
+    verifier = QuoteVerifier(source, preset, max_spans=max_spans)
+    grounding = normalize_with_offsets(source, flags=GROUNDING_FLAGS)
+    shared = continue_with_offsets(grounding, resolve_flags(preset, None))
+    verifier.use_normalized(shared if shared is not None else normalize_with_offsets(source, preset=preset))
+    return PreparedSource(verifier, NumberIndex(source, prepared=grounding), LineIndex(source))
 
 
 class _SourceCache(Generic[T]):
@@ -51,24 +93,9 @@ class _SourceCache(Generic[T]):
         return value
 
 
-_verifiers: _SourceCache[QuoteVerifier] = _SourceCache()
-_indexes: _SourceCache[NumberIndex] = _SourceCache()
+_prepared: _SourceCache[PreparedSource] = _SourceCache()
 
 
-def cached_verifier(source: str, preset: str, max_spans: int) -> QuoteVerifier:
-    """The verifier of ``source`` with ``preset``, its normalized source computed once."""
-    from sadame.quote._verify import QuoteVerifier
-
-    def build() -> QuoteVerifier:
-        verifier = QuoteVerifier(source, preset, max_spans=max_spans)
-        verifier.normalized  # noqa: B018 - computed now, once per cached source
-        return verifier
-
-    return _verifiers.get(source, f"{preset}/{max_spans}", build)
-
-
-def cached_index(source: str) -> NumberIndex:
-    """The numbers of ``source`` (:class:`NumberIndex`), scanned once."""
-    from sadame.quote._ground import NumberIndex
-
-    return _indexes.get(source, "", lambda: NumberIndex(source))
+def prepared_source(source: str, preset: str, max_spans: int) -> PreparedSource:
+    """The :class:`PreparedSource` of ``source`` with ``preset``, built once per process."""
+    return _prepared.get(source, f"{preset}/{max_spans}", lambda: prepare_source(source, preset, max_spans))

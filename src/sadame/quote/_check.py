@@ -15,12 +15,11 @@ one sweep over the sorted span boundaries (O(s log s) in the number of spans).
 
 from __future__ import annotations
 
-import bisect
 import heapq
 from dataclasses import dataclass
 from typing import Any
 
-from sadame.quote._cache import cached_index, cached_verifier
+from sadame.quote._cache import LineIndex, prepared_source
 from sadame.quote._extract import ExtractedQuote, extract_quotes
 from sadame.quote._ground import ClaimResult
 from sadame.quote._hint import NearestPassage, nearest_passage
@@ -97,17 +96,6 @@ class CheckResult:
         }
 
 
-class _Lines:
-    """Offsets to ``line:column`` (1-based) by binary search over line starts."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-
-    def at(self, offset: int) -> str:
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return f"{line + 1}:{offset - self.starts[line] + 1}"
-
-
 def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for q in quotes:
@@ -121,12 +109,13 @@ def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str
         "by_status": counts,
         "numbers": len(numbers.numbers),
         "numbers_grounded": grounded,
+        "numbers_context_differs": sum(n.context_differs for n in numbers.numbers),
         "hints": sum(q.nearest is not None for q in quotes),
     }
 
 
 def _checked(
-    verifier: QuoteVerifier, extracted: list[ExtractedQuote], results: list[QuoteResult], lines: _Lines
+    verifier: QuoteVerifier, extracted: list[ExtractedQuote], results: list[QuoteResult], lines: LineIndex
 ) -> tuple[CheckedQuote, ...]:
     checked: list[CheckedQuote] = []
     hints = 0
@@ -201,10 +190,10 @@ def check_output(
     if not isinstance(source, str) or not isinstance(output, str):
         raise TypeError("source and output must be str")
     extracted = extract_quotes(output)
-    verifier = cached_verifier(source, preset, max_spans)  # the same source is normalized once
+    prepared = prepared_source(source, preset, max_spans)  # the source is normalized once
+    verifier, lines = prepared.verifier, prepared.lines
     results = verifier.verify_many(q.text for q in extracted)
-    numbers = cached_index(source).ground(output)
-    lines = _Lines(source)
+    numbers = prepared.numbers.ground(output)
     quotes = _checked(verifier, extracted, results, lines)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
     segments = _segments(source, quotes, numbers)

@@ -14,6 +14,26 @@ Two expressions are the same value when their canonical spellings are equal
 ``1億2000万円``, ``120,000,000円`` and ``一億二千万円`` all read ``120000000円``;
 ``1億円`` does not. ``2026年7月`` (``2026-07``) does not ground ``2026年7月18日``.
 
+Context: a number is grounded by a source mention of the same value *whose neighbouring
+words agree*. The words are the content-character bigrams (kanji, katakana, Latin letters;
+not kana particles) within :data:`CONTEXT_WINDOW` characters on each side of the number,
+inside its sentence and not past another number. A number is **not** grounded
+(``context_differs`` true, ``elsewhere`` holding where the value does appear) when
+
+* every same-value mention of the source has words of its own, none shared with the claim's, and
+* the source puts a *different* number of the same category next to one of the claim's words
+
+(``保育士を3名増員`` against a source with ``保健師3名`` and ``保育士を2名増員``). Without
+that contradiction a paraphrase is decided on its value (``影響額は約3,500,000円`` against
+``金額にして 約350万円``), as is a number with no neighbouring words (``1.2億円`` alone) or a
+source mention with none (a bare table cell). Dates are decided on their value: a document
+puts many dates by the same nouns (``会議``, ``開催``), so their words would flag true claims.
+A grounded number's ``spans`` list the same-value mentions whose words agree first.
+
+Dates ground at the precision the claim states: ``2023年4月`` and ``令和5年4月`` (a month)
+are grounded by ``令和5年4月1日``; ``2023年`` (a year) by any date of 2023; ``4月1日`` by
+``2023年4月1日``. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
+
 Units (decided here, on top of the scanner's values; the contract's output is untouched):
 
 * Currency signs: ``¥``/``￥`` before a number is ``円`` and ``$``/``＄`` is ``ドル``
@@ -44,6 +64,7 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -56,6 +77,7 @@ from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
 from sadame.quote._verify import Span
 
 __all__ = [
+    "CONTEXT_WINDOW",
     "GROUNDING_FLAGS",
     "MAX_CLAIM_NUMBERS",
     "MAX_MENTIONS",
@@ -93,6 +115,11 @@ MAX_CLAIM_NUMBERS = 1000
 #: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
 MAX_MENTIONS = 5_000
 _NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
+#: Characters on each side of a number whose words are its context.
+CONTEXT_WINDOW = 12
+_SENTENCE_END = re.compile("[。．！？!?\n]")
+_CONTENT = re.compile("[A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]{2,}")
+_DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
 
 _EXACT = Context(prec=400)  # exact for every number _convertible() lets through
@@ -138,6 +165,10 @@ class GroundedNumber:
     spans: tuple[Span, ...] = ()
     occurrences: int = 0
     truncated: bool = False
+    #: the value is in the source, but only among other words (not grounded)
+    context_differs: bool = False
+    #: where the value is in the source in another context (when ``context_differs``)
+    elsewhere: tuple[Span, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -146,6 +177,8 @@ class GroundedNumber:
             "spans": [s.to_dict() for s in self.spans],
             "occurrences": self.occurrences,
             "truncated": self.truncated,
+            "context_differs": self.context_differs,
+            "elsewhere": [s.to_dict() for s in self.elsewhere],
         }
 
 
@@ -207,14 +240,32 @@ def _with_units(norm: str, start: int, end: int, match: NumericMatch) -> tuple[i
     return start, end, kind, value, "quantity" if unit else "number"
 
 
-def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> NumberMention:
+def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> tuple[int, int, NumberMention]:
+    """The mention of ``match`` and its normalized ``start, end`` (where its context is read)."""
     end = match.end
     unit = getattr(match, "unit", "")
     if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
         end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
     start, end, kind, value, category = _with_units(normalized.text, match.start, end, match)
     a, b = normalized.original_span(start, end)
-    return NumberMention(text[a:b], a, b, kind, value, category)
+    return start, end, NumberMention(text[a:b], a, b, kind, value, category)
+
+
+def _words(piece: str) -> set[str]:
+    return {run[i : i + 2] for run in _CONTENT.findall(piece) for i in range(len(run) - 1)}
+
+
+def _contexts(norm: str, bounds: list[tuple[int, int]]) -> list[frozenset[str]]:
+    """For each mention (normalized ``start, end``, in order): the words around it
+    (see the module docstring), within its sentence and not past its neighbours."""
+    contexts: list[frozenset[str]] = []
+    for i, (start, end) in enumerate(bounds):
+        lo = max(start - CONTEXT_WINDOW, bounds[i - 1][1] if i else 0)
+        hi = min(end + CONTEXT_WINDOW, bounds[i + 1][0] if i + 1 < len(bounds) else len(norm))
+        before = _SENTENCE_END.split(norm[lo:start])[-1]
+        after = _SENTENCE_END.split(norm[end:hi])[0] if hi > end else ""
+        contexts.append(frozenset(_words(before) | _words(after)))
+    return contexts
 
 
 def _scan_limit(text: str) -> int:
@@ -227,20 +278,50 @@ def _scan_limit(text: str) -> int:
 
 def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
     """:func:`numeric_mentions` and whether the text had more numerals than were scanned."""
+    mentions, _contexts_of, truncated = _scan(text)
+    return mentions, truncated
+
+
+def _scan(
+    text: str, prepared: NormalizedText | None = None
+) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
+    """The mentions of ``text``, the words around each, and whether scanning stopped early.
+
+    ``prepared``: ``text`` already normalized with :data:`GROUNDING_FLAGS` (used when the
+    whole text is scanned).
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
-    if _NUMERAL_RUN.search(normalize(text, flags=_NFKC_ONLY)) is None:
-        return [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
+    if prepared is not None and (prepared.original is not text or prepared.flags != GROUNDING_FLAGS):
+        prepared = None
+    if _NUMERAL_RUN.search(prepared.text if prepared else normalize(text, flags=_NFKC_ONLY)) is None:
+        return [], [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
     limit = _scan_limit(text)
     truncated = limit < len(text)
-    normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
+    if prepared is not None and not truncated:
+        normalized = prepared
+    else:
+        normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
     keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
-    mentions = [
+    found = [
         _mention(text, normalized, match)
         for match in scan_numeric(normalized.text, include_unchanged=True)
         if 0 <= match.start < match.end <= keep_before  # (a scanner bug must not crash grounding)
     ]
-    return mentions, truncated
+    contexts = _contexts(normalized.text, [(start, end) for start, end, _m in found])
+    return [m for _s, _e, m in found], contexts, truncated
+
+
+def _precisions(value: str) -> tuple[str, ...]:
+    """The coarser spellings a source date also grounds: ``2023-04-01`` grounds the month
+    ``2023-04``, the year ``2023年`` and the day of the year ``--04-01``."""
+    date = _DATE_VALUE.fullmatch(value)
+    if date is None:
+        return ()
+    year, month, day = date.groups()
+    if day is None:
+        return (f"{year}年",)
+    return (f"{year}-{month}", f"{year}年", f"--{month}-{day}")
 
 
 def numeric_mentions(text: str) -> list[NumberMention]:
@@ -254,12 +335,21 @@ def numeric_mentions(text: str) -> list[NumberMention]:
 
 @dataclass(slots=True)
 class NumberIndex:
-    """The numeric expressions of one source, by canonical value (scanned once)."""
+    """The numeric expressions of one source, by canonical value (scanned once).
+
+    ``by_value`` also lists each date under its coarser precisions (see the module docstring).
+    """
 
     source: str
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
     by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
     truncated: bool = field(default=False, init=False)
+    #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
+    #: check, which continues from it); used while scanning, not kept
+    prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
+    _at: dict[tuple[str, str], list[int]] = field(default_factory=dict, init=False, repr=False)
+    _bare: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
+    _said: dict[tuple[str, str], set[str]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -269,9 +359,18 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        mentions, self.truncated = scan_mentions(self.source)
-        for m in mentions:
-            self.by_value.setdefault(m.value, []).append(Span(m.start, m.end, m.text))
+        mentions, contexts, self.truncated = _scan(self.source, self.prepared)
+        self.prepared = None
+        for m, words in zip(mentions, contexts, strict=True):
+            for value in (m.value, *_precisions(m.value)):
+                spans = self.by_value.setdefault(value, [])
+                for word in words:  # the occurrences of each value, by the words around them
+                    self._at.setdefault((value, word), []).append(len(spans))
+                if not words:
+                    self._bare.setdefault(value, []).append(len(spans))
+                spans.append(Span(m.start, m.end, m.text))
+            for word in words:  # what the source says next to each word, by category
+                self._said.setdefault((m.category, word), set()).add(m.value)
 
     def ground(self, claim: object) -> ClaimResult:
         """Ground every numeric expression of ``claim`` (of the index's kinds)."""
@@ -281,31 +380,61 @@ class NumberIndex:
             )
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
-        scanned, cut = scan_mentions(claim)
-        mentions = [m for m in scanned if m.kind in self.kinds]
-        if not mentions:
+        scanned, contexts, cut = _scan(claim)
+        pairs = [(m, words) for m, words in zip(scanned, contexts, strict=True) if m.kind in self.kinds]
+        if not pairs:
             return ClaimResult(claim, "no_numbers", reason="no amount, percentage, date or number to check")
-        found = sum(m.value in self.by_value for m in mentions)
-        status: ClaimStatus = (
-            "grounded" if found == len(mentions) else "ungrounded" if found == 0 else "partial"
-        )
-        missing = [m.text for m in mentions if m.value not in self.by_value]
-        reason = f"not in the source: {', '.join(missing[:20])}" if missing else ""
-        if len(missing) > 20:
-            reason += f" (and {len(missing) - 20} more)"
-        numbers = tuple(self._grounded(m) for m in mentions[:MAX_CLAIM_NUMBERS])
-        truncated = cut or self.truncated or len(mentions) > MAX_CLAIM_NUMBERS
-        return ClaimResult(claim, status, numbers, reason, truncated=truncated)
+        numbers = [self._grounded(m, words) for m, words in pairs]
+        found = sum(n.grounded for n in numbers)
+        status: ClaimStatus = "grounded" if found == len(numbers) else "ungrounded" if found == 0 else "partial"
+        truncated = cut or self.truncated or len(numbers) > MAX_CLAIM_NUMBERS
+        return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
-    def _grounded(self, mention: NumberMention) -> GroundedNumber:
-        spans = self.by_value.get(mention.value, [])
+    def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
+        every = self.by_value.get(mention.value, [])
+        if words:
+            agree = set(self._bare.get(mention.value, ()))
+            for word in words:
+                agree.update(self._at.get((mention.value, word), ()))
+        else:
+            agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
+        if every and not agree and self._says_otherwise(mention, words):
+            return GroundedNumber(mention, False, context_differs=True, elsewhere=tuple(every[:MAX_NUMBER_SPANS]))
+        # the mentions whose words agree first (the place a reader is shown), then the others
+        first = sorted(agree)[:MAX_NUMBER_SPANS]
+        rest = (span for i, span in enumerate(every) if i not in agree)
+        spans = [every[i] for i in first]
+        spans += itertools.islice(rest, MAX_NUMBER_SPANS - len(spans))
         return GroundedNumber(
-            mention, bool(spans), tuple(spans[:MAX_NUMBER_SPANS]), len(spans), len(spans) > MAX_NUMBER_SPANS
+            mention, bool(every), tuple(spans), len(every), len(every) > MAX_NUMBER_SPANS
         )
+
+    def _says_otherwise(self, mention: NumberMention, words: frozenset[str]) -> bool:
+        """True when the source puts a different number of the same category next to the
+        claim's words (``2名増員`` against the claim ``保育士を3名増員``)."""
+        if mention.category == "date":
+            return False  # a document puts many dates by the same nouns (会議, 開催): decided by value
+        for word in words:
+            for value in self._said.get((mention.category, word), ()):
+                if mention.value != value and mention.value not in _precisions(value):
+                    return True
+        return False
 
     def ground_many(self, claims: Iterable[object]) -> list[ClaimResult]:
         """One result per claim, in input order."""
         return [self.ground(c) for c in claims]
+
+
+def _reason(numbers: list[GroundedNumber]) -> str:
+    parts: list[str] = []
+    for what, texts in (
+        ("not in the source", [n.mention.text for n in numbers if not n.grounded and not n.context_differs]),
+        ("in the source only in another context", [n.mention.text for n in numbers if n.context_differs]),
+    ):
+        if texts:
+            more = f" (and {len(texts) - 20} more)" if len(texts) > 20 else ""
+            parts.append(f"{what}: {', '.join(texts[:20])}{more}")
+    return "; ".join(parts)
 
 
 def _kinds(kinds: Iterable[str] | None) -> frozenset[str]:

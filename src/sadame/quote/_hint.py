@@ -1,26 +1,35 @@
 """The nearest passage of a missing quote: a fuzzy *hint* for people, never a verification.
 
-The normalized quote is cut into up to :data:`_SAMPLES` evenly spaced k-grams; each
-occurrence of a k-gram in the normalized source (at most :data:`_PER_GRAM` per gram)
-votes for the place the quote would start there. The start with the most votes (in
-buckets of about an eighth of the quote) wins; its ``score`` is the share of k-grams
-that voted for it, in percent. The work is at most ``_SAMPLES`` scans of the source:
-linear, whatever the input.
+Candidate places are found with a few ``str.find`` lookups (:func:`_windows`: up to 8 k-grams
+of the quote, 4 occurrences each); at each, the normalized quote is aligned with the
+normalized source by rapidfuzz's ``partial_ratio_alignment`` (the best-scoring window of the source, scored 0-100 by
+normalized Indel similarity); a window scoring under :data:`MIN_SCORE`, or sharing no two
+consecutive characters with the quote, is no hint. The
+window is mapped back to the original source and kept to the lines where it shares
+characters with the quote. At most 32
+lookups and 32 small alignments per quote: linear in the source, whatever the input.
+
+Compared with the k-gram voting used before (on the eval sets' 65 missing quotes): the two
+agree (overlapping spans) on 61 of the 63 both answer; on the two glued-sentence quotes
+where they differ rapidfuzz points at the sentence the quote starts with; see
+docs/guide/quote.md.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from sadame.quote._verify import QuoteVerifier, Span
 
-__all__ = ["NearestPassage", "nearest_passage"]
+__all__ = ["MIN_SCORE", "NearestPassage", "nearest_passage"]
 
-_SAMPLES = 48
-_PER_GRAM = 40
-_MIN_SCORE = 15.0
+#: The lowest alignment score that is shown as a hint.
+MIN_SCORE = 30.0
+_SAMPLES = 8  # k-grams of the quote looked up
+_PER_GRAM = 4  # occurrences of each k-gram used as candidate places
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,31 +43,46 @@ class NearestPassage:
         return {"span": self.span.to_dict(), "score": self.score}
 
 
-def _votes(quote: str, text: str) -> tuple[dict[int, list[int]], int]:
-    """For each implied start of the quote in ``text``: (votes, first, last matched position);
-    and how many k-grams were tried."""
-    k = 2 if len(quote) <= 24 else 3 if len(quote) <= 60 else 4
-    k = min(k, len(quote))
-    count = max(1, min(_SAMPLES, len(quote) - k + 1))
-    step = max(1, (len(quote) - k + 1) // count)
-    votes: dict[int, list[int]] = {}
-    offsets = range(0, len(quote) - k + 1, step)
-    for offset in offsets:
-        gram = quote[offset : offset + k]
-        pos, seen = text.find(gram), 0
-        while pos != -1 and seen < _PER_GRAM:
-            entry = votes.setdefault(pos - offset, [0, pos, pos + k])
-            entry[0] += 1
-            entry[1], entry[2] = min(entry[1], pos), max(entry[2], pos + k)
-            pos, seen = text.find(gram, pos + 1), seen + 1
-    return votes, len(offsets)
-
-
 def _clip_to_lines(source: str, span: tuple[int, int], core: tuple[int, int]) -> tuple[int, int]:
     """``span`` without what lies beyond the lines of the matched ``core`` (the hint stays on them)."""
     line_start = source.rfind("\n", 0, core[0]) + 1
     line_end = source.find("\n", core[1])
     return max(span[0], line_start), min(span[1], line_end if line_end != -1 else span[1])
+
+
+def _core(target: str, text: str, start: int, end: int) -> tuple[int, int] | None:
+    """From the first to the last place in ``text[start:end]`` where two consecutive
+    characters of ``target`` occur (None: nowhere, so no passage is near)."""
+    grams = {target[i : i + 2] for i in range(min(len(target) - 1, 200))} or {target}
+    found = [i for i in range(start, max(start + 1, end - 1)) if text[i : i + 2] in grams]
+    if not found:
+        return None
+    return found[0], min(end, found[-1] + 2)
+
+
+def _windows(target: str, text: str) -> list[tuple[int, int]]:
+    """Windows of ``text`` where ``target`` may be: around the occurrences of a few evenly
+    spaced k-grams of it (at most :data:`_SAMPLES` grams, :data:`_PER_GRAM` occurrences
+    each, found with ``str.find``), a quote's length of margin on each side, merged."""
+    k = 2 if len(target) <= 12 else 3
+    k = min(k, len(target))
+    starts = range(0, len(target) - k + 1, max(1, (len(target) - k + 1) // _SAMPLES))
+    spans: list[tuple[int, int]] = []
+    for offset in list(starts)[:_SAMPLES]:
+        gram = target[offset : offset + k]
+        pos, seen = text.find(gram), 0
+        while pos != -1 and seen < _PER_GRAM:
+            begin = pos - offset
+            spans.append((max(0, begin - len(target) // 2), min(len(text), begin + len(target) + len(target) // 2)))
+            pos, seen = text.find(gram, pos + 1), seen + 1
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | None:
@@ -67,22 +91,18 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
     text = verifier.normalized.text
     if not target or not text:
         return None
-    votes, grams = _votes(target, text)
-    if not votes:
+    best: tuple[float, int, int] | None = None
+    for a, b in _windows(target, text):
+        alignment = fuzz.partial_ratio_alignment(target, text[a:b], score_cutoff=MIN_SCORE)
+        found = alignment is not None and alignment.dest_end > alignment.dest_start
+        if found and alignment is not None and (best is None or alignment.score > best[0]):
+            best = (alignment.score, a + alignment.dest_start, a + alignment.dest_end)
+    if best is None:
         return None
-    width = max(1, len(target) // 8)
-    buckets: Counter[int] = Counter()
-    for start, entry in votes.items():
-        buckets[start // width] += entry[0]
-    bucket, best = buckets.most_common(1)[0]
-    score = round(100.0 * min(best, grams) / grams, 1)
-    if score < _MIN_SCORE:
-        return None
-    chosen = [(start, entry) for start, entry in votes.items() if start // width == bucket]
-    start = max(0, min(s for s, _ in chosen))
-    end = min(len(text), max(s for s, _ in chosen) + len(target))
-    core = (min(e[1] for _, e in chosen), max(e[2] for _, e in chosen))
-    span = verifier.normalized.original_span(start, max(start + 1, end))
-    core_span = verifier.normalized.original_span(core[0], core[1])
-    a, b = _clip_to_lines(verifier.source, span, core_span)
-    return NearestPassage(Span(a, b, verifier.source[a:b]), score)
+    score, start, end = best
+    core = _core(target, text, start, end)
+    if core is None:
+        return None  # not two characters in a row in common: no passage is near
+    span = verifier.normalized.original_span(start, end)
+    a, b = _clip_to_lines(verifier.source, span, verifier.normalized.original_span(*core))
+    return NearestPassage(Span(a, b, verifier.source[a:b]), round(float(score), 1))

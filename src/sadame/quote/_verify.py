@@ -32,10 +32,15 @@ runs from the first part's start to the last part's end. For a split quote
 Fuzzy alignment is not applied to split quotes.
 
 Spans are *aligned*: the original text of a reported span, normalized alone with the
-same preset, equals the normalized quote. A hit that cannot be aligned (for example
-``株`` inside ``㈱``, which normalizes to ``(株)``) is not reported. Around a hit the
-span is widened over characters the preset deleted (the ``**`` of a bold pair), so
-``安定性: 不足`` maps to ``**安定性**: 不足``. At most 100 unalignable hits are examined
+same preset, equals the normalized quote. Around a hit the span is widened over
+characters the preset deleted (the ``**`` of a bold pair), so ``安定性: 不足`` maps to
+``**安定性**: 不足``. When no span normalizes alone to the quote because the source's
+context decides (a quote starting inside a bold label: ``守性: tools`` from
+``- **保守性**: tools``, whose ``**`` is deleted only together with its opener), the span
+is aligned *in context*: it covers exactly the source characters that produced the hit,
+and no character that produced anything outside it. A hit that cannot be aligned
+either way (for example ``株`` inside ``㈱``, which normalizes to ``(株)``) is not
+reported. At most 100 unalignable hits are examined
 per lookup, and the characters normalized while aligning one quote are capped
 (:data:`ALIGN_BUDGET`; a quote whose search stopped there is ``missing`` with a reason
 saying so), which bounds the work on adversarial sources: every lookup is linear in the
@@ -53,6 +58,7 @@ from typing import Any, Literal, get_args
 
 from sadame.normalize import normalize, normalize_with_offsets
 from sadame.normalize._core import NormalizedText
+from sadame.normalize._presets import resolve_flags
 
 __all__ = [
     "ALIGN_BUDGET",
@@ -185,6 +191,15 @@ class _Hit:
 
 
 @dataclass(slots=True)
+class _Search:
+    """The bounds of one :meth:`QuoteVerifier.verify` call (per call, so a verifier
+    shared across threads keeps no mutable state of its own)."""
+
+    budget: int = ALIGN_BUDGET
+    unaligned: int = 0
+
+
+@dataclass(slots=True)
 class QuoteVerifier:
     """Checks many quotes against one source, normalizing the source at most once.
 
@@ -203,8 +218,6 @@ class QuoteVerifier:
     threshold: float | None = None
     max_spans: int = DEFAULT_MAX_SPANS
     _normalized: NormalizedText | None = field(default=None, init=False, repr=False)
-    _budget: int = field(default=ALIGN_BUDGET, init=False, repr=False)
-    _unaligned: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -224,6 +237,13 @@ class QuoteVerifier:
         if self._normalized is None:
             self._normalized = normalize_with_offsets(self.source, preset=self.preset)
         return self._normalized
+
+    def use_normalized(self, normalized: NormalizedText) -> None:
+        """Adopt an already computed :attr:`normalized` (the source with this preset's
+        flags, with offsets: see :func:`sadame.quote._cache.prepare_source`)."""
+        if normalized.original != self.source or normalized.flags != resolve_flags(self.preset, None):
+            raise ValueError("not this source normalized with this preset")
+        self._normalized = normalized
 
     # -- public -------------------------------------------------------------------
 
@@ -247,19 +267,19 @@ class QuoteVerifier:
             return self._invalid(quote, "quote is only an ellipsis")
         if len(parts) > MAX_PARTS:
             return self._invalid(quote, f"quote has {len(parts)} ellipsis parts (at most {MAX_PARTS})")
-        self._budget, self._unaligned = ALIGN_BUDGET, 0
+        search = _Search()
         raw = self._raw_hits(quote, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
-        hits = self._norm_hits(norm_quote, limit=self.max_spans + 1)
+        hits = self._norm_hits(search, norm_quote, limit=self.max_spans + 1)
         if hits:
             return self._found(quote, "normalized", [h.span for h in hits])
-        inside_only = self._unaligned > 0  # the lookup saw the quote, but never on whole characters
+        inside_only = search.unaligned > 0  # the lookup saw the quote, but never on whole characters
         if len(parts) > 1 or parts[0] != quote:
-            split = self._verify_parts(quote, parts)
+            split = self._verify_parts(search, quote, parts)
             if split is not None:
                 return split
-        return self._missing(quote, norm_quote, inside_only)
+        return self._missing(search, quote, norm_quote, inside_only)
 
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order."""
@@ -276,27 +296,28 @@ class QuoteVerifier:
             pos = self.source.find(quote, pos + len(quote))
         return spans
 
-    def _norm_hits(self, norm_quote: str, start: int = 0, limit: int | None = None) -> list[_Hit]:
+    def _norm_hits(self, search: _Search, norm_quote: str, start: int = 0, limit: int | None = None) -> list[_Hit]:
         limit = self.max_spans if limit is None else limit
         text = self.normalized.text
         hits: list[_Hit] = []
         unaligned = 0
         pos = text.find(norm_quote, start)
-        while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED and self._budget > 0:
+        while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED and search.budget > 0:
             end = pos + len(norm_quote)
-            span = self._aligned_span(pos, end, norm_quote)
+            span = self._aligned_span(search, pos, end, norm_quote)
             if span is not None:
                 hits.append(_Hit(pos, end, span))
                 pos = text.find(norm_quote, end)
             else:
                 unaligned += 1
-                self._unaligned += 1
+                search.unaligned += 1
                 pos = text.find(norm_quote, pos + 1)
         return hits
 
-    def _aligned_span(self, start: int, end: int, norm_quote: str) -> Span | None:
+    def _aligned_span(self, search: _Search, start: int, end: int, norm_quote: str) -> Span | None:
         """The smallest original span around normalized ``[start, end)`` that
-        normalizes to exactly ``norm_quote``, widened over deleted characters if needed."""
+        normalizes to exactly ``norm_quote``, widened over deleted characters if needed;
+        else the span aligned in context (see the module docstring); else None."""
         nt = self.normalized
         a_min, b_min = nt.original_span(start, end)
         a_max = min(nt.ends[start - 1], a_min) if start > 0 else 0
@@ -309,15 +330,18 @@ class QuoteVerifier:
             rights.append(b_max)
         candidates = sorted(((a, b) for a in lefts for b in rights), key=lambda ab: ab[1] - ab[0])
         for a, b in candidates:
-            if self._budget <= 0:
+            if search.budget <= 0:
                 return None
             piece = nt.original[a:b]
-            self._budget -= len(piece)
+            search.budget -= len(piece)
             if normalize(piece, preset=self.preset) == norm_quote:
                 return Span(a, b, piece)
+        # In context: no character before the hit nor after it came from inside the span.
+        if (start == 0 or nt.ends[start - 1] <= a_min) and (end == len(nt.text) or nt.starts[end] >= b_min):
+            return Span(a_min, b_min, nt.original[a_min:b_min])
         return None
 
-    def _verify_parts(self, quote: str, parts: list[str]) -> QuoteResult | None:
+    def _verify_parts(self, search: _Search, quote: str, parts: list[str]) -> QuoteResult | None:
         """Ellipsis parts in order: raw first, then normalized. None when no part
         has any text left after normalization (the caller reports ``missing``)."""
         norm_parts = [normalize(p, preset=self.preset) for p in parts]
@@ -329,7 +353,7 @@ class QuoteVerifier:
             raw = self._raw_hits(raw_part, limit=self.max_spans + 1)
             if raw:
                 return self._found(quote, "exact", raw, parts=(QuotePart(raw_part, True, raw[0]),))
-            hits = self._norm_hits(norm_part, limit=self.max_spans + 1)
+            hits = self._norm_hits(search, norm_part, limit=self.max_spans + 1)
             if hits:
                 spans = [h.span for h in hits]
                 return self._found(quote, "normalized", spans, parts=(QuotePart(raw_part, True, spans[0]),))
@@ -347,13 +371,13 @@ class QuoteVerifier:
         found: list[Span] = []
         pos = 0
         for _, norm_part in kept:
-            hits = self._norm_hits(norm_part, start=pos, limit=1)
+            hits = self._norm_hits(search, norm_part, start=pos, limit=1)
             if not hits:
                 break
             found.append(hits[0].span)
             pos = hits[0].norm_end
         if len(found) == len(kept):
-            ambiguous = any(len(self._norm_hits(n, limit=2)) > 1 for _, n in kept)
+            ambiguous = any(len(self._norm_hits(search, n, limit=2)) > 1 for _, n in kept)
             return self._split_found(quote, "normalized", kept, found, ambiguous)
         part_results = tuple(
             QuotePart(p, i < len(found), found[i] if i < len(found) else None)
@@ -417,12 +441,12 @@ class QuoteVerifier:
             quote, status, span=whole, spans=(whole,), occurrences=1, ambiguous=ambiguous, parts=parts
         )
 
-    def _missing(self, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
+    def _missing(self, search: _Search, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
         text = self.normalized.text
         if len(norm_quote) > len(text):
             return self._result(quote, "missing", reason="quote is longer than the source")
         if not self.fuzzy:
-            if self._budget <= 0:
+            if search.budget <= 0:
                 return self._result(
                     quote, "missing", reason="search stopped: too many hits that do not align with the source"
                 )

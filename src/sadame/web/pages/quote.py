@@ -1,13 +1,15 @@
 """The quote checker page: paste a source and an LLM output, see numbered quotes and grounded numbers.
 
 The page calls :func:`sadame.quote.check_output`, the same call as ``sadame quote check``
-and ``POST /api/quote/check``; only the Japanese labels below are the page's own.
+and ``POST /api/quote/check``; only the Japanese labels are the page's own (``data/labels/quote.yaml``).
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Annotated, Any
 
+import yaml
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
 
@@ -20,27 +22,26 @@ __all__ = ["PRESET_LABELS", "router"]
 
 router = APIRouter()
 
-#: What each preset of the registry ignores, in Japanese (a test checks one line per preset).
-PRESET_LABELS: dict[str, str] = {
-    "quote": "引用（既定）: Markdown の装飾、全角・半角、改行や和文まわりの空白、「、」「，」「,」の違い、"
-    "コロンの後の空白、引用全体を囲む「」を無視します。英単語の間の空白は区別します。",
-    "decoration": "装飾のみ（以前の既定）: Markdown の装飾と全角・半角の違いを無視し、空白は 1 つにまとめます。",
-    "numeric": "数値: 装飾に加えて金額・割合・日付の書き方をそろえ、空白をすべて無視します。",
-    "judge": "判定用（ゆるい）: 大文字・小文字、カタカナ・ひらがな、句読点と空白の違いも無視します。",
-    "issue": "課題キー用: 句読点を空白に置き換え、小文字にそろえます。",
-}
-#: The presets offered: the registry's, in its order, the quote default first.
-_PRESETS: dict[str, str] = {name: PRESET_LABELS[name] for name in sorted(PRESETS, key=lambda n: n != QUOTE_DEFAULT)}
-_STATUS = {"exact": "完全一致", "normalized": "表記ゆれを除いて一致", "fuzzy": "近似（未確認）",
-           "missing": "原文にありません", "invalid": "確認できません"}
-_CATEGORY = {"money": "金額", "count": "人数・件数", "percent": "割合", "date": "日付", "duration": "時間",
-             "quantity": "数量", "number": "数値"}
-_ORIGIN = {"json": "JSON", "bracket": "かぎかっこ", "blockquote": "引用ブロック", "line": "行"}
+def _load_labels() -> dict[str, dict[str, str]]:
+    """The page's Japanese labels, from their one catalogue (``data/labels/quote.yaml``)."""
+    text = (resources.files("sadame") / "data" / "labels" / "quote.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    return {group: {str(k): str(v) for k, v in labels.items()} for group, labels in data.items()}
+
+
+_LABELS = _load_labels()
+#: Presets offered, with what each one ignores, in Japanese.
+_PRESETS: dict[str, str] = _LABELS["presets"]
+_STATUS = _LABELS["status"]
+_CATEGORY = _LABELS["category"]
+_ORIGIN = _LABELS["origin"]
+_GROUNDING = _LABELS["grounding"]
 
 
 def _context(source: str, output: str, preset: str) -> dict[str, Any]:
     return {"source": source, "output": output, "preset": preset, "result": None, "presets": _PRESETS,
-            "status_labels": _STATUS, "category_labels": _CATEGORY, "origin_labels": _ORIGIN}
+            "status_labels": _STATUS, "category_labels": _CATEGORY, "origin_labels": _ORIGIN,
+            "grounding_labels": _GROUNDING}
 
 
 @router.get("/quote", response_class=HTMLResponse)
