@@ -1,13 +1,13 @@
 """The nearest passage of a missing quote: a fuzzy *hint* for people, never a verification.
 
-Candidate places are found with a few ``str.find`` lookups (:func:`_windows`: up to 8 k-grams
+Candidate places are found with a few ``str.find`` lookups (:func:`_windows`: up to 4 k-grams
 of the quote, 4 occurrences each); at each, the normalized quote is aligned with the
 normalized source by rapidfuzz's ``partial_ratio_alignment`` (the best-scoring window of the source, scored 0-100 by
 normalized Indel similarity); a window scoring under :data:`MIN_SCORE`, or sharing no two
 consecutive characters with the quote, is no hint. The
 window is mapped back to the original source and kept to the lines where it shares
-characters with the quote. At most 32
-lookups and 32 small alignments per quote: linear in the source, whatever the input.
+characters with the quote. At most 16
+lookups and 16 small alignments per quote: linear in the source, whatever the input.
 
 Compared with the k-gram voting used before (on the eval sets' 65 missing quotes): the two
 agree (overlapping spans) on 61 of the 63 both answer; on the two glued-sentence quotes
@@ -28,7 +28,7 @@ __all__ = ["MIN_SCORE", "NearestPassage", "nearest_passage"]
 
 #: The lowest alignment score that is shown as a hint.
 MIN_SCORE = 30.0
-_SAMPLES = 8  # k-grams of the quote looked up
+_SAMPLES = 4  # k-grams of the quote looked up
 _PER_GRAM = 4  # occurrences of each k-gram used as candidate places
 
 
