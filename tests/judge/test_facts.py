@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sadame.judge import FallbackAnswer, Judge, PuzzlePack, RuleTable, bundled_pack, parse_table
 from sadame.judge.authoring import lint_table, table_schema
 from sadame.judge.engine._facts import MATTERS, truth_clauses
 from sadame.judge.engine._loader import PACK_FORMAT3
 from sadame.judge.engine._model import Puzzle
+from sadame.judge.engine._natural import _inside_longer
 from sadame.judge.game import question_feedback
 
 PUZZLE: dict[str, Any] = {
@@ -120,3 +123,9 @@ def test_yaml_pack_round_trip() -> None:
                            "puzzles": [PUZZLE]}, allow_unicode=True)
     loaded = parse_table(yaml.safe_load(text))
     assert isinstance(loaded, PuzzlePack) and loaded.puzzle("ice").table.facts == tuple(PUZZLE["facts"])
+
+
+@given(st.sets(st.tuples(st.integers(0, 30), st.integers(1, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=20))
+def test_the_containment_sweep_equals_the_all_pairs_test(spans: set[tuple[int, int]]) -> None:
+    slow = {(b, e) for b, e in spans if any(b2 <= b and e <= e2 and e2 - b2 > e - b for b2, e2 in spans)}
+    assert _inside_longer(spans) == slow

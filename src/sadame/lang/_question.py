@@ -24,6 +24,7 @@ The reading, in steps:
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from sadame.lang._analyzer import Token
@@ -205,6 +206,36 @@ def _negated_condition(tokens: Sequence[Token], after: int, tail: Sequence[Token
     return conditional or (bool(tail) and tail[-1].surface in ("たら", "なら"))
 
 
+_CONDITIONALS = frozenset({"たら", "なら", "ば", "れば"})
+
+
+def _prevents(tail: Sequence[Token]) -> bool:
+    """A positive condition with a negated consequence (「Xしたら起きない」「Xなら落ちない」):
+    the question proposes X as what would prevent it, i.e. that X matters."""
+    cut = next((i for i, t in enumerate(tail) if t.surface in _CONDITIONALS and t.pos[0] in ("助詞", "助動詞")), None)
+    if cut is None or any(is_negator(t) for t in tail[:cut]):
+        return False
+    consequence = tail[cut + 1:]
+    return any(t.pos[0] in ("動詞", "形容詞") for t in consequence) and any(is_negator(t) for t in consequence)
+
+
+def _kansai(previous: Token | None, token: Token) -> Token:
+    """Kansai endings read as standard ones: 「するん？」 (ん after the dictionary form is
+    の, not a negation), 「あらん」「あらへん」「せえへん」 (a negation)."""
+    if previous is None or previous.pos[0] not in ("動詞", "助動詞", "形容詞"):
+        return token
+    form = previous.pos[5] if len(previous.pos) > 5 else ""
+    if token.surface == "ん" and token.lemma == "ぬ" and form.startswith(("終止形", "連体形")):
+        return replace(token, lemma="の", normalized="の", pos=("助詞", "準体助詞", "*", "*", "*", "*"))
+    if token.surface in ("ん", "へん", "ひん") and token.lemma in ("む", "へん", "ひん") and form.startswith("未然形"):
+        return replace(token, lemma="ぬ", normalized="ず", pos=("助動詞", "*", "*", "*", "助動詞-ヌ", "終止形-撥音便"))
+    return token
+
+
+def _standard(tokens: Sequence[Token]) -> tuple[Token, ...]:
+    return tuple(_kansai(tokens[i - 1] if i else None, t) for i, t in enumerate(tokens))
+
+
 def _ends_in_verb(tokens: Sequence[Token], end: int) -> bool:
     """Does the phrase before ``tokens[end]`` end in a verb or adjective (possibly
     followed by its auxiliaries and a 「て」: 「反映されて」)?"""
@@ -236,6 +267,8 @@ def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bo
             return True
         if verb_phrase and token.lemma in _TE_CONTINUES:
             continue  # 「(反映されて)いない」: いる after the phrase's own verb is aspect
+        if token.surface in _FORMAL_NOUNS or token.surface in _QUOTATIVE:
+            continue  # 「Xのせいって|わけじゃない」「Xのせいってことはない」
         if token.lemma in _LIGHT_VERBS or token.normalized in _LIGHT_VERBS:
             light = True
         elif token.is_content and not is_negator(token):
@@ -255,6 +288,7 @@ def _is_relevance(asked: Sequence[Token], i: int) -> bool:
     return token.lemma == "問題" and i > 0 and asked[i - 1].surface == "の"  # 「Xの問題」, not 「Xに問題は」
 
 
+_QUOTATIVE = frozenset({"って", "という", "と", "いう"})
 _SUBJECT_MARKERS = frozenset({"は", "が", "も", "って", "て"})
 
 
@@ -313,10 +347,13 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
     >>> question_polarity(analyze("電子レンジを使わない人が多い？"), 1)
     'unclear'
     """
+    tokens = _standard(tokens)
     if end < len(tokens) and tokens[end].lemma in _EXCEPT:
         return "unclear"
     followup = _bare_followup(tokens, end)
     tail = followup if followup is not None else _clause_tail(tokens, end)
+    if followup is None and _prevents(tail):
+        return "positive"  # 「UTCで動かしてたらこうはならない？」: X would prevent it, so X matters
     if followup is None and _negated_condition(tokens, end + len(tail), tail):
         return "unclear"  # 「Excelで開かなければ変わらない？」: a condition, not a denial
     ended_with_ka = any(t.surface == "か" and t.pos[1] == "終助詞" for t in tail[-3:])

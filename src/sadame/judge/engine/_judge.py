@@ -15,12 +15,20 @@ from typing import Literal, Protocol
 from sadame.judge.engine._engine import compile_table, normalize_question
 from sadame.judge.engine._facts import MATTERS, weigh
 from sadame.judge.engine._model import Puzzle, PuzzlePack, RuleTable
-from sadame.judge.engine._natural import DEFAULT_POLICY, Policy, clean, natural_analysis
+from sadame.judge.engine._natural import (
+    DEFAULT_POLICY,
+    NaturalHit,
+    NaturalOutcome,
+    Policy,
+    clean,
+    natural_analysis,
+)
 
 __all__ = [
     "MATTERS",
     "MATTERS_NOTE",
     "MISS_NOTE",
+    "UNDERSTOOD_NOTE",
     "UNKNOWN",
     "FallbackAnswer",
     "Judge",
@@ -36,6 +44,10 @@ MISS_NOTE = "別の言い方で聞いてみてください"
 
 #: The note shown with MATTERS (format 3): the thing matters, the detail asked is not confirmed.
 MATTERS_NOTE = "「{thing}」は関係しています（その点は別の聞き方で聞いてみてください）"
+
+#: The note of a no-verdict reply when rules fired but the form could not be read: what was
+#: understood, and one concrete rephrasing.
+UNDERSTOOD_NOTE = "「{thing}」についての質問として受け取りましたが、答え方が決められません。「{thing}は関係ありますか？」のように聞いてみてください"
 
 JudgeSource = Literal["rules", "llm", "cache", "none"]
 
@@ -140,6 +152,20 @@ def _only_puzzle(pack: PuzzlePack) -> Puzzle:
     return next(iter(pack.puzzles.values()))
 
 
+def _understood(question: str, outcome: NaturalOutcome, source: JudgeSource = "none") -> JudgeResult:
+    """No verdict; when a rule fired on part of the question, say which part (format 3)."""
+    hits = outcome.candidates
+    if not hits or not all(_says_what(h) for h in hits):
+        return _unknown(outcome.reason, source)
+    focus = max(hits, key=lambda h: (h.end - h.begin, -h.begin))
+    thing = clean(question)[focus.begin:focus.end]
+    return JudgeResult(UNKNOWN, UNDERSTOOD_NOTE.format(thing=thing), source, reason=outcome.reason)
+
+
+def _says_what(hit: NaturalHit) -> bool:
+    return hit.verdict is None  # the polarity or form was unclear, the thing was not
+
+
 class Judge:
     """Judge questions against one table (or one puzzle's table).
 
@@ -213,9 +239,11 @@ class Judge:
                 hit.verdict, rule.note, "rules", rule.id, rule.index, hit.matched_word, outcome.reason or reason
             )
         if self.fallback is None:
-            return _unknown(outcome.reason)
+            return _understood(question, outcome) if self.table.guards_grammar else _unknown(outcome.reason)
         result = self._ask_fallback(question, normalized)
         if not result.answered and result.reason is None:
+            if self.table.guards_grammar:
+                return _understood(question, outcome, result.source)
             return _unknown(outcome.reason, result.source)
         return result
 

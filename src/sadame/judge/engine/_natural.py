@@ -441,14 +441,38 @@ def fired_phrases(table: NaturalTable, tokens: Sequence[Token]) -> dict[tuple[in
     return fired
 
 
+def _inside_longer(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The spans that lie inside a longer one, in one sweep (sorted by begin, longest
+    first: a span is inside an earlier one iff some earlier span ends at or after it).
+    Linear in the fired phrases after the sort, where the all-pairs test was quadratic."""
+    inside: set[tuple[int, int]] = set()
+    furthest = -1
+    for begin, end in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if furthest >= end:
+            inside.add((begin, end))
+        furthest = max(furthest, end)
+    return inside
+
+
+def _covered(tokens: Sequence[Token], spans: set[tuple[int, int]]) -> set[int]:
+    """Indexes of the tokens that overlap a fired phrase (one pass over tokens and spans)."""
+    if not spans:
+        return set()
+    marks = bytearray(max(t.end for t in tokens) + 1 if tokens else 1)
+    for begin, end in spans:
+        marks[begin:end] = b"\x01" * (end - begin)
+    return {i for i, t in enumerate(tokens) if any(marks[t.begin:t.end])}
+
+
 def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
     fired = fired_phrases(table, tokens)
     spans = {(occ.begin, occ.end) for occ in fired.values()}
-    covered = {i for i, t in enumerate(tokens) if any(b < t.end and t.begin < e for b, e in spans)}
+    covered = _covered(tokens, spans)
     wh = bool(fired) and is_wh_question(tokens, covered)
+    inside = _inside_longer(spans)
     hits: list[NaturalHit] = []
     for (position, begin, end), occ in sorted(fired.items()):
-        if any(b <= begin and end <= e and e - b > end - begin for b, e in spans):
+        if (begin, end) in inside:
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
         verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)

@@ -8,7 +8,7 @@ wherever it is played.
 from __future__ import annotations
 
 from sadame.judge.engine._engine import AnswerCheck
-from sadame.judge.engine._judge import MATTERS, UNKNOWN, JudgeResult
+from sadame.judge.engine._judge import MATTERS, MISS_NOTE, UNKNOWN, JudgeResult
 
 __all__ = [
     "GIVE_UP_CONFIRM",
@@ -57,7 +57,7 @@ def reply_note(result: JudgeResult) -> str | None:
     """The note shown with a verdict: the author's note, or how to rephrase when
     there is no verdict (never fallback text)."""
     if result.verdict == UNKNOWN:
-        return REPHRASE
+        return result.note if result.note and result.note != MISS_NOTE else REPHRASE
     return result.note
 
 
