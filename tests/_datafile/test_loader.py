@@ -14,7 +14,7 @@ from sadame._datafile import MAX_DEPTH, MAX_INT_DIGITS, DataFileError, load_file
 from sadame._datafile import _yaml as strict
 from sadame.cli import cli
 from sadame.judge import TableError, load_table
-from sadame.judge._loader import parse_yaml
+from sadame.judge.engine._loader import parse_yaml
 from sadame.track import load_ruleset
 from sadame.track._errors import RulesetError
 

@@ -81,7 +81,7 @@ def contract_command(ctx: click.Context, as_json: bool) -> None:
         return
     info = contract_info()
     if as_json:
-        from sadame.lang import analyzer_versions  # only here: `sadame normalize` stays light
+        from sadame.lang._analyzer import analyzer_versions  # only here: `sadame normalize` stays light
 
         # Natural mode and the tracker's meaning also depend on the analyzer and its dictionary.
         echo_json({**info.to_dict(), "analyzer": analyzer_versions()})

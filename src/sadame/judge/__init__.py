@@ -25,9 +25,10 @@ from sadame.judge.engine._loader import (
     parse_table,
     resolve_table,
 )
-from sadame.judge.engine._model import Puzzle, PuzzlePack, RuleTable
+from sadame.judge.engine._model import MATCHING_MODES, Puzzle, PuzzlePack, RuleTable
 
 __all__ = [
+    "MATCHING_MODES",
     "AnswerCheck",
     "FallbackAnswer",
     "Judge",

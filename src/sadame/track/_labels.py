@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from sadame._datafile import DataFileError, load_file
 from sadame.track._errors import TrackError
 from sadame.track._lifecycle import Event, Status
 from sadame.track._views import LinkTier
@@ -91,7 +90,7 @@ def parse_labels(data: object) -> TrackerLabels:
 def tracker_labels() -> TrackerLabels:
     """The bundled catalogue (loaded once)."""
     try:
-        data = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = load_file(LABELS_FILE)
+    except DataFileError as exc:
         raise LabelsError(f"{LABELS_FILE}: cannot load: {exc}") from None
     return parse_labels(data)

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from sadame.judge.engine._model import AnswerCheck, Rule, Solution
 from sadame.judge.engine._natural import NaturalTable, clean, fired_phrases, fold
 from sadame.lang import Token, analyze
-from sadame.lang._question import question_polarity
 from sadame.normalize import normalize
 
 __all__ = ["KEYWORDS_ADVICE", "TOO_LONG_ADVICE"]

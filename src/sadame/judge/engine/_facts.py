@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from sadame.judge.engine._model import RuleTable
 from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fired_phrases, fold, natural_table
-from sadame.lang import Polarity, Token, analyze, question_polarity
+from sadame.lang import Token, analyze
+from sadame.lang._question import Polarity, question_polarity
 
 __all__ = ["MATTERS", "Fact", "FactBook", "fact_book", "token_keys", "truth_clauses", "weigh"]
 

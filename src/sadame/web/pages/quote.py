@@ -9,10 +9,10 @@ from __future__ import annotations
 from importlib import resources
 from typing import Annotated, Any
 
-import yaml
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
 
+from sadame._datafile import parse_text
 from sadame.normalize import PRESETS
 from sadame.quote import check_output
 from sadame.web.deps import QUOTE_DEFAULT, Ctx, QuoteSlot, clean_text
@@ -22,16 +22,20 @@ __all__ = ["PRESET_LABELS", "router"]
 
 router = APIRouter()
 
+
 def _load_labels() -> dict[str, dict[str, str]]:
     """The page's Japanese labels, from their one catalogue (``data/labels/quote.yaml``)."""
     text = (resources.files("sadame") / "data" / "labels" / "quote.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = parse_text(text, file="data/labels/quote.yaml")
+    assert isinstance(data, dict)
     return {group: {str(k): str(v) for k, v in labels.items()} for group, labels in data.items()}
 
 
 _LABELS = _load_labels()
-#: Presets offered, with what each one ignores, in Japanese.
-_PRESETS: dict[str, str] = _LABELS["presets"]
+#: What each preset of the registry ignores, in Japanese (a test checks one line per preset).
+PRESET_LABELS: dict[str, str] = _LABELS["presets"]
+#: The presets offered: the registry's, the quote default first.
+_PRESETS: dict[str, str] = {name: PRESET_LABELS[name] for name in sorted(PRESETS, key=lambda n: n != QUOTE_DEFAULT)}
 _STATUS = _LABELS["status"]
 _CATEGORY = _LABELS["category"]
 _ORIGIN = _LABELS["origin"]
