@@ -50,3 +50,14 @@ def test_lint_j109_finds_the_collisions_in_a_table_without_the_guard() -> None:
 @pytest.mark.parametrize("name", bundled_names())
 def test_bundled_packs_are_clean_under_the_collision_lint(name: str) -> None:
     assert [f.render() for f in lint_table(bundled_pack(name)).findings if f.code == "J109"] == []
+
+
+def test_lint_j110_finds_a_solution_group_broad_enough_for_a_wrong_mechanism() -> None:
+    pack = _pack("sadame.puzzles/3")
+    raw = {"format": "sadame.puzzles/3", "name": "t", "title": "t", "answers": ["YES", "NO", "IRRELEVANT"],
+           "puzzles": [{"id": "p", "title": "t", "statement": "s", "truth": "t", "rules": [{"any": ["鍵"], "answer": "YES"}],
+                        "solution": [["円記号", "記号"], ["キーボード"]]}]}
+    broad = parse_table(raw)
+    codes = [f.code for f in lint_table(broad).findings]  # type: ignore[arg-type]
+    assert codes.count("J110") == 1
+    assert "J110" not in [f.code for f in lint_table(pack).findings]

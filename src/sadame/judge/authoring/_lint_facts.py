@@ -4,12 +4,14 @@
   so it can never state a question's detail (name the thing as a rule word does);
 * J108 a fact whose polarity cannot be read (written as a question, 「〜か？」): it can
   never answer; write it as one plain statement;
-* J109 a rule word that fires inside common grammar (see :func:`grammar_findings`).
+* J109 a rule word that fires inside common grammar (see :func:`grammar_findings`);
+* J110 a solution group with a word too broad to say anything about the mechanism
+  (``data/judge/broad.yaml``: 記号, 原因, 違い...): it accepts a wrong mechanism.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
 
@@ -17,10 +19,10 @@ from sadame.judge.authoring._lint_natural import Finding
 from sadame.judge.engine._facts import fact_book
 from sadame.judge.engine._loader import parse_yaml
 from sadame.judge.engine._model import RuleTable
-from sadame.judge.engine._natural import NaturalTable, clean, fired_phrases, natural_table
+from sadame.judge.engine._natural import NaturalTable, clean, fired_phrases, fold, natural_table
 from sadame.lang import analyze
 
-__all__ = ["fact_findings", "grammar_findings"]
+__all__ = ["broad_solution_findings", "fact_findings", "grammar_findings"]
 
 
 def fact_findings(table: RuleTable) -> Iterable[Finding]:
@@ -66,3 +68,21 @@ def grammar_findings(table: RuleTable) -> Iterable[Finding]:
                 yield "J109", (f"any word {word!r} fires inside common grammar ({sentence!r}): "
                                "use pack format 3 (which never matches across grammar) or another word"), \
                     table.rules[index]
+
+
+@cache
+def _broad() -> frozenset[str]:
+    resource = resources.files("sadame") / "data" / "judge" / "broad.yaml"
+    data = parse_yaml(resource.read_text("utf-8"), "broad.yaml")
+    assert isinstance(data, dict)
+    return frozenset(fold(str(w)) for w in data["words"])
+
+
+def broad_solution_findings(solution: Sequence[Sequence[str]]) -> Iterable[Finding]:
+    """J110 for each solution group holding a word of ``data/judge/broad.yaml``."""
+    broad = _broad()
+    for g, group in enumerate(solution):
+        wide = [w for w in group if fold(w) in broad]
+        if wide:
+            yield "J110", (f"solution group {g} accepts {', '.join(repr(w) for w in wide)}: too broad, "
+                           "it accepts a wrong mechanism that uses the word (name the specific concept)"), None

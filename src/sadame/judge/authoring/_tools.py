@@ -30,7 +30,7 @@ from typing import Literal
 
 import ahocorasick
 
-from sadame.judge.authoring._lint_facts import fact_findings, grammar_findings
+from sadame.judge.authoring._lint_facts import broad_solution_findings, fact_findings, grammar_findings
 from sadame.judge.authoring._lint_natural import hint_leaks, natural_rule_findings, note_leaks
 from sadame.judge.engine._engine import check_answer, compile_table, judge_by_rules
 from sadame.judge.engine._judge import Judge
@@ -199,7 +199,7 @@ def _solution_findings(puzzle: Puzzle) -> Iterable[LintFinding]:
 
 
 def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack | None) -> Iterable[LintFinding]:
-    """J101-J109 (see :mod:`sadame.judge.authoring._lint_natural`), as warnings."""
+    """J101-J110 (see :mod:`sadame.judge.authoring._lint_natural`), as warnings."""
     found: list[tuple[str, str, Rule | None]] = []
     if table.matching == "natural":
         found.extend(natural_rule_findings(table))
@@ -208,6 +208,7 @@ def _natural_findings(table: RuleTable, puzzle: Puzzle | None, pack: PuzzlePack 
     if puzzle is not None and pack is not None:
         found.extend(note_leaks(puzzle, pack))
         found.extend(hint_leaks(puzzle))
+        found.extend(broad_solution_findings(puzzle.solution))
     pid = puzzle.id if puzzle is not None else None
     for code, message, rule in found:
         yield LintFinding(code, "warning", message, pid, rule.index if rule else None, rule.id if rule else None)
