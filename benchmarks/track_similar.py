@@ -18,8 +18,9 @@ import statistics
 import tempfile
 import time
 
-from sadame.track import Tracker, TrackerConfig
+from sadame.track import Tracker
 from sadame.track._similar import similar_issues_scan
+from sadame.track._views import TrackerConfig
 
 PARTS = ["踏み込み", "腕振り", "着地", "視線", "姿勢", "呼吸", "膝", "肩", "腰", "手首", "肘", "足首", "体幹", "重心",
          "スイング", "フォーム", "リズム", "テンポ", "声", "語尾", "結論", "導入", "資料", "説明", "質問", "提案",

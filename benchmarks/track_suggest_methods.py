@@ -17,7 +17,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from sadame.lang import analyze, content_terms
+from sadame.lang import analyze
+from sadame.lang._findings import content_terms
 from sadame.normalize import normalize
 from sadame.track._similar import similarity
 

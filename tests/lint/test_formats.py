@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.lint import Violation, github_annotations, sarif_report
+from sadame.lint import Violation
+from sadame.lint._formats import github_annotations, sarif_report
 
 BAD = "import unicodedata\nunicodedata.normalize('NFKC', s)\n"
 

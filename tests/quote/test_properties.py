@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sadame.normalize import normalize, normalize_with_offsets
-from sadame.quote import QuoteResult, Span, verify_quote, verify_quotes
+from sadame.quote import QuoteResult, verify_quote, verify_quotes
+from sadame.quote._verify import Span
 
 # Characters that exercise every step: kana/kanji, full- and half-width forms,
 # Markdown delimiters and markers, whitespace kinds, ellipses and an NFKC expansion.

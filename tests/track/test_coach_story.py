@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sadame.track import Tracker, TrackerConfig, default_ruleset, is_positive
+from sadame.track import Tracker, default_ruleset, is_positive
 from sadame.track._ruleset import finding_kind
+from sadame.track._views import TrackerConfig
 
 RS = default_ruleset()
 START = datetime(2026, 1, 5, tzinfo=UTC)

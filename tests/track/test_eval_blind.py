@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.track import MatchCandidate, MatchResult, StaticMatcher
+from sadame.track import StaticMatcher
 from sadame.track._eval_blind import BlindEvalError, observed_meaning, run_meaning_eval
 from sadame.track._eval_paraphrase import ParaphraseEvalError, run_paraphrase_eval
-from sadame.track._matching import Purpose
+from sadame.track._matching import MatchCandidate, MatchResult, Purpose
 from sadame.track._views import ReportEntry, SessionReport
 
 BLIND = Path(__file__).resolve().parents[2] / "evals" / "track" / "blind"

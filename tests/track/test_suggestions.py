@@ -3,8 +3,9 @@ calibrated score."""
 
 from __future__ import annotations
 
-from sadame.track import Tracker, TrackerConfig, default_ruleset, load_ruleset
+from sadame.track import Tracker, default_ruleset, load_ruleset
 from sadame.track._similar import MERGE_OFFER_SCORE
+from sadame.track._views import TrackerConfig
 
 CONFIG = TrackerConfig(max_new_per_session=10)
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from sadame._errors import SadameError
-from sadame.judge import GameError, TableError, UnknownPuzzle
+from sadame.judge import TableError
+from sadame.judge.game import GameError, UnknownPuzzle
 from sadame.track import IllegalTransition, IssueNotFound, MergeError, SessionConflict, TrackError
 from sadame.web._budget import BudgetExhausted
 from sadame.web._present import present
