@@ -1,7 +1,9 @@
-"""``sadame serve --workers 2`` on PostgreSQL: two processes, one game, no lost move."""
+"""``sadame serve --workers N``: two processes on one PostgreSQL, one game, no lost move; TCP_NODELAY
+on every accepted connection and connections spread over the workers (read from the workers' sockets)."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import subprocess
@@ -12,6 +14,7 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import PostgresServer
+from tests.web._sockets import accepted_sockets
 from tests.web.conftest import _free_port
 
 SADAME = str(Path(sys.executable).parent / "sadame")
@@ -83,3 +86,66 @@ def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> No
     assert process.returncode is not None
     out = process.stdout.read().decode() if process.stdout else ""
     assert "2 worker(s)" in out
+
+
+def _serve(db: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")}
+    process = subprocess.Popen([SADAME, "serve", "--workers", str(workers), "--port", str(port), "--db", db],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_ready(f"http://127.0.0.1:{port}", process)
+    return process, port
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _keep_alive_clients(port: int, count: int) -> list[http.client.HTTPConnection]:
+    clients = []
+    for _ in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for _request in range(2):  # the second request rides the kept-alive connection
+            conn.request("GET", "/api/puzzles")
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200
+        clients.append(conn)
+    return clients
+
+
+def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_path: Path) -> None:
+    """One worker and two: every server-side socket of 16 keep-alive clients has TCP_NODELAY
+    (uvicorn's --workers never set it), and with two workers both hold some of them."""
+    for workers in (1, 2):
+        process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers)
+        try:
+            clients = _keep_alive_clients(port, 16)
+            mine = {conn.sock.getsockname() for conn in clients}
+            servers = [p for p in _children(process.pid) if b"spawn_main" in _cmdline(p)] or [process.pid]
+            assert len(servers) == workers
+            held = {pid: {peer: nodelay for peer, nodelay in accepted_sockets(pid).items() if peer in mine}
+                    for pid in servers}
+            assert sum(len(peers) for peers in held.values()) == 16
+            assert all(nodelay for peers in held.values() for nodelay in peers.values())
+            assert all(held.values()), f"a worker holds none of the 16 connections: {held}"
+            for conn in clients:
+                conn.close()
+        finally:
+            _stop(process)
+
+
+def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:
+    process, port = _serve(f"sqlite:///{tmp_path / 'a.db'}", 2)
+    try:
+        second = subprocess.run([SADAME, "serve", "--workers", "2", "--port", str(port),
+                                 "--db", f"sqlite:///{tmp_path / 'b.db'}"], capture_output=True, text=True, timeout=120)
+        assert second.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr and "Traceback" not in second.stderr
+    finally:
+        _stop(process)

@@ -25,16 +25,22 @@ __all__ = ["register"]
               help="Seconds an anonymous session lives after its last move (default 30 days).")
 @click.option("--trusted-origin", "trusted_origins", multiple=True,
               help="An origin besides the Host that may post forms (e.g. https://example.org); repeatable.")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default=None,
+              help="Log level (default $SADAME_LOG_LEVEL or info).")
 def serve_command(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
-          anonymous_ttl: int | None, trusted_origins: tuple[str, ...]) -> None:
+                  anonymous_ttl: int | None, trusted_origins: tuple[str, ...], log_level: str | None) -> None:
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
+    from sadame.cli._where import db_flag, shown_url
     from sadame.db import resolve_url
-    from sadame.web import default_workers, serve, settings_from_env
+    from sadame.web import default_workers, serve
+    from sadame.web._env import load_env, web_settings
+    from sadame.web._listen import PortInUse
 
     try:
-        settings = settings_from_env()
+        env = load_env()
+        settings = web_settings(env)
         settings = replace(
             settings,
             cookie_secure=settings.cookie_secure if cookie_secure is None else cookie_secure,
@@ -43,17 +49,18 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
         )
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    url = resolve_url(db_url)
+    url = resolve_url(db_url if db_url is not None else env.db)
     count = workers or default_workers()
-    shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"sadame: database {shown}; {count} worker(s)")
+    click.echo(f"sadame: database {shown_url(url)}; {count} worker(s)")
     click.echo(f"sadame: open http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
-    click.echo("sadame: the tracker API needs a key: sadame web create-key --tenant NAME" +
-               (f" --db {db_url}" if db_url else ""))
+    click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
+               f"{db_flag(url)}")
     try:
-        serve(url, host=host, port=port, workers=count, settings=settings)
+        serve(url, host=host, port=port, workers=count, settings=settings, log_level=log_level or env.log_level)
     except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
         raise click.ClickException(str(exc)) from exc
+    except PortInUse as exc:
+        raise click.ClickException(str(exc.strerror)) from exc
 
 
 @click.group("web", epilog="Example:\n\n    sadame web create-key --tenant acme")
