@@ -4,6 +4,7 @@ on every accepted connection and connections spread over the workers (read from 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import subprocess
@@ -45,7 +46,7 @@ def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
         try:
-            if httpx.get(f"{url}/", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/api/puzzles", timeout=10).status_code == 200:
                 return
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -149,3 +150,27 @@ def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:
         assert f"cannot listen on 127.0.0.1:{port}" in second.stderr and "Traceback" not in second.stderr
     finally:
         _stop(process)
+
+
+def test_metrics_sum_every_worker_and_logs_are_json_with_request_ids(tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    process, port = _serve(f"sqlite:///{tmp_path / 'm.db'}", 2)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for n in range(24):  # new connections: the kernel spreads them over both workers
+            response = httpx.get(f"{url}/api/puzzles", headers={"X-Request-ID": f"probe-{n}"}, timeout=30)
+            assert response.headers["x-request-id"] == f"probe-{n}"
+        text = httpx.get(f"{url}/metrics", timeout=30).text
+    finally:
+        _stop(process)
+    counted = [s for family in text_string_to_metric_families(text) for s in family.samples
+               if s.name == "sadame_http_requests_total" and s.labels["route"] == "/api/puzzles"]
+    assert sum(s.value for s in counted) >= 24 + 1  # the probes, and _wait_ready's request
+    lines = [json.loads(line) for line in (process.stderr.read().decode() if process.stderr else "").splitlines()
+             if line.startswith("{")]
+    probes = [line for line in lines if str(line.get("request_id", "")).startswith("probe-")]
+    assert len(probes) == 24, lines[-5:]
+    assert {line["logger"] for line in probes} == {"sadame.access"}
+    assert all(line["route"] == "/api/puzzles" and line["status"] == 200 and line["duration_ms"] >= 0 for line in probes)
+    assert any(line["logger"].startswith("uvicorn") for line in lines)

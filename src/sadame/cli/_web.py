@@ -56,7 +56,8 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
                f"{db_flag(url)}")
     try:
-        serve(url, host=host, port=port, workers=count, settings=settings, log_level=log_level or env.log_level)
+        serve(url, host=host, port=port, workers=count, settings=settings,
+              log_level=log_level or env.log_level, log_format=env.log_format)
     except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
         raise click.ClickException(str(exc)) from exc
     except PortInUse as exc:

@@ -32,7 +32,7 @@ LogLevel = Literal["critical", "error", "warning", "info", "debug"]
 _WEB_FIELDS = (
     "max_body_bytes", "cookie_secure", "session_absolute", "session_idle", "anonymous_ttl", "max_questions",
     "max_attempts", "budget_window", "client_sessions", "client_questions", "client_attempts", "quote_slots",
-    "quote_wait",
+    "quote_wait", "metrics_key",
 )
 
 

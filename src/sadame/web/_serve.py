@@ -18,10 +18,13 @@ The environment is read through one settings object, :class:`sadame.web._env.Env
 from __future__ import annotations
 
 import logging
+import logging.config
 import multiprocessing
 import os
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -31,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 from sadame.db import resolve_url
 from sadame.web._env import load_env, web_settings
 from sadame.web._listen import listeners, nodelay_protocol, rejoin
+from sadame.web._logs import log_config
+from sadame.web._ops import MULTIPROC_ENV
 from sadame.web._settings import WebSettings
 
 if TYPE_CHECKING:
@@ -71,31 +76,32 @@ def app_from_env() -> FastAPI:
     return create_app(load_env().db, settings=settings_from_env())
 
 
-def server_config(app: Any, log_level: str) -> uvicorn.Config:
-    """The uvicorn configuration of every serving mode (the TCP_NODELAY protocol)."""
+def server_config(app: Any, log_level: str, log_format: str = "json") -> uvicorn.Config:
+    """The uvicorn configuration of every serving mode (the TCP_NODELAY protocol, our logs)."""
     import uvicorn
 
-    return uvicorn.Config(app, http=nodelay_protocol(), log_level=log_level,
+    return uvicorn.Config(app, http=nodelay_protocol(), log_level=log_level, access_log=False,
+                          log_config=log_config(log_level, log_format),
                           timeout_graceful_shutdown=_GRACE, timeout_keep_alive=_KEEP_ALIVE,
                           server_header=False)
 
 
-def _worker(sock: socket.socket, url: str, settings: WebSettings, log_level: str) -> None:  # a spawned process
+def _worker(sock: socket.socket, url: str, settings: WebSettings, logs: tuple[str, str]) -> None:  # spawned
     import uvicorn
 
     from sadame.web._app import create_app
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the supervisor, which stops us
     app = create_app(url, settings=replace(settings, migrate=False))  # the supervisor migrated
-    uvicorn.Server(server_config(app, log_level)).run(sockets=[sock])
+    uvicorn.Server(server_config(app, *logs)).run(sockets=[sock])
 
 
 class _Supervisor:
     """Worker processes, one ``SO_REUSEPORT`` listener each."""
 
     def __init__(self, url: str, settings: WebSettings, *, host: str, port: int, count: int,
-                 log_level: str) -> None:
-        self.url, self.settings, self.host, self.log_level = url, settings, host, log_level
+                 logs: tuple[str, str]) -> None:
+        self.url, self.settings, self.host, self.logs = url, settings, host, logs
         self.sockets = listeners(host, port, count)
         self.port = int(self.sockets[0].getsockname()[1])
         self.context = multiprocessing.get_context("spawn")
@@ -104,7 +110,7 @@ class _Supervisor:
 
     def _start(self, sock: socket.socket) -> tuple[BaseProcess, float]:
         process = self.context.Process(target=_worker,
-                                       args=(sock, self.url, self.settings, self.log_level), daemon=False)
+                                       args=(sock, self.url, self.settings, self.logs), daemon=False)
         process.start()
         sock.close()  # the worker has its own copy; a dead worker's listener leaves the group
         return process, time.monotonic()
@@ -115,6 +121,9 @@ class _Supervisor:
     def run(self) -> int:
         """Serve until SIGINT/SIGTERM; the exit status (1 when a worker failed at start)."""
         previous = {s: signal.signal(s, self._stop) for s in (signal.SIGINT, signal.SIGTERM)}
+        own_metrics = MULTIPROC_ENV not in os.environ  # workers sum their metrics through these files
+        if own_metrics:
+            os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="sadame-metrics-")
         status = 0
         try:
             self.workers = [self._start(sock) for sock in self.sockets]
@@ -128,6 +137,8 @@ class _Supervisor:
             self._shutdown()
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+            if own_metrics:
+                shutil.rmtree(os.environ.pop(MULTIPROC_ENV), ignore_errors=True)
         return status
 
     def _watch(self) -> int:
@@ -153,7 +164,7 @@ class _Supervisor:
 
 
 def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: WebSettings,
-          log_level: str = "info") -> None:
+          log_level: str = "info", log_format: str = "json") -> None:
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     The app is created here first either way: that migrates the database once and
@@ -164,13 +175,14 @@ def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: W
 
     from sadame.web._app import create_app
 
+    logging.config.dictConfig(log_config(log_level, log_format))
     url = resolve_url(db_url)
     app = create_app(url, settings=settings)
     if workers <= 1:
         sock = listeners(host, port, 1)[0]
-        uvicorn.Server(server_config(app, log_level)).run(sockets=[sock])
+        uvicorn.Server(server_config(app, log_level, log_format)).run(sockets=[sock])
         return
     app.state.ctx.engine.dispose()
-    supervisor = _Supervisor(url, settings, host=host, port=port, count=workers, log_level=log_level)
+    supervisor = _Supervisor(url, settings, host=host, port=port, count=workers, logs=(log_level, log_format))
     if supervisor.run():
         raise SystemExit(1)

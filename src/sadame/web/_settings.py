@@ -52,6 +52,7 @@ class WebSettings:
       host that may post forms (a reverse proxy that rewrites ``Host``).
     * ``quote_slots``: quote checks that run at once in one process; more wait (up to
       ``quote_wait`` seconds, then 503), which bounds the memory of a worker.
+    * ``metrics_key``: when set, ``/metrics`` needs ``Authorization: Bearer <key>``.
     """
 
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -71,3 +72,4 @@ class WebSettings:
     trusted_origins: tuple[str, ...] = ()
     quote_slots: int = 2
     quote_wait: float = 30.0
+    metrics_key: str | None = field(default=None, repr=False)
