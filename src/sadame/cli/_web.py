@@ -79,17 +79,23 @@ def web() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
     """Create an API key for a tenant. The key is printed once and stored only hashed."""
+    from sadame.cli._where import db_flag, shown_url
+    from sadame.db import resolve_url
     from sadame.web.admin import TenantNameError, create_key
 
+    url = resolve_url(db_url)
     try:
-        created = create_key(tenant, db_url)
+        created = create_key(tenant, url)
     except TenantNameError as exc:
         raise click.BadParameter(str(exc), param_hint="--tenant") from exc
     if as_json:
-        echo_json({"tenant": created.tenant, "key": created.key, "prefix": created.prefix})
+        echo_json({"tenant": created.tenant, "key": created.key, "prefix": created.prefix,
+                   "database": shown_url(url)})
         return
     click.echo(created.key)
-    click.echo(f"(tenant {created.tenant}; shown once, stored hashed — keep it safe)", err=True)
+    click.echo(f"(tenant {created.tenant!r} in database {shown_url(url)}; shown once, stored hashed — keep it safe)\n"
+               f"The key works only on a server of this database: sadame serve {db_flag(url)}"
+               " (or SADAME_DB set to it)", err=True)
 
 
 @web.command("list-keys", epilog="Example:\n\n    sadame web list-keys --json")
@@ -97,9 +103,15 @@ def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_keys_command(db_url: str | None, as_json: bool) -> None:
     """List tenants and key prefixes (never the keys)."""
+    from sadame.cli._where import db_flag, where
+    from sadame.db import resolve_url
     from sadame.web.admin import list_keys
 
-    rows = list_keys(db_url)
+    url = resolve_url(db_url)
+    rows = list_keys(url)
+    if not rows:
+        click.echo(f"no API keys in {where(url)}; create one: sadame web create-key --tenant NAME {db_flag(url)}",
+                   err=True)
     if as_json:
         echo_json(rows)
         return
@@ -113,15 +125,18 @@ def list_keys_command(db_url: str | None, as_json: bool) -> None:
 @click.option("--db", "db_url", default=None, help="Database URL.")
 def revoke_key_command(prefix: str, db_url: str | None) -> None:
     """Revoke the key(s) with this prefix (as shown by list-keys)."""
+    from sadame.cli._where import where
+    from sadame.db import resolve_url
     from sadame.web.admin import revoke_key
 
+    url = resolve_url(db_url)
     try:
-        count = revoke_key(prefix, db_url)
+        count = revoke_key(prefix, url)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="PREFIX") from exc
     if count == 0:
-        raise click.ClickException(f"no active key starts with {prefix!r}")
-    click.echo(f"revoked {count} key(s)")
+        raise click.ClickException(f"no active key starts with {prefix!r} in {where(url)}")
+    click.echo(f"revoked {count} key(s) in {where(url)}")
 
 
 @web.command("purge-sessions", epilog="Example:\n\n    sadame web purge-sessions --anonymous-ttl 86400")
@@ -134,13 +149,14 @@ def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_jso
 
     The server also does this by itself, at most once a minute after a move.
     """
+    from sadame.cli._where import where
     from sadame.web.admin import purge_sessions
 
     counts = purge_sessions(db_url, anonymous_ttl)
     if as_json:
         echo_json(counts)
         return
-    click.echo(", ".join(f"{name}: {count}" for name, count in counts.items()))
+    click.echo(", ".join(f"{name}: {count}" for name, count in counts.items()) + f" purged in {where(db_url)}")
 
 
 def register(cli: click.Group) -> None:
