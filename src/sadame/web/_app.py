@@ -18,6 +18,7 @@ from sadame.db import make_engine, resolve_url, upgrade
 from sadame.judge import JudgeFallback
 from sadame.web._context import WebContext
 from sadame.web._errors import BodySizeLimit, SafeJSONResponse, install_error_handlers
+from sadame.web._html_errors import HtmlErrorPages
 from sadame.web._ops import Metrics, OpsMiddleware, count_verdicts, counting_fallback
 from sadame.web._ops import router as ops_router
 from sadame.web._security import SecurityMiddleware
@@ -95,6 +96,7 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodySizeLimit, limit=settings.max_body_bytes)
+    app.add_middleware(HtmlErrorPages, max_bytes=settings.max_body_bytes)  # pages never show a JSON error
     # Added last, so outermost: refuses cross-origin posts before any body is read and
     # puts the security headers on every response, 413s included.
     app.add_middleware(SecurityMiddleware, trusted_origins=settings.trusted_origins)
