@@ -38,6 +38,7 @@ from typing import Any
 import httpx
 import uvicorn
 
+from sadame.db import upgrade
 from sadame.judge import bundled_pack
 from sadame.web import WebSettings, create_app, default_workers
 from sadame.web.admin import create_key
@@ -97,12 +98,18 @@ _BENCH_ENV = {  # budgets far above what a run asks, so every cell measures serv
 }
 
 
-def _start_server(db_url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(db_url: str, workers: int, upstream: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+    """``sadame serve --workers N``; with ``upstream``, uvicorn's own ``--workers`` server of the same
+    app (what a user would run without sadame's supervisor)."""
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")} | _BENCH_ENV
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")} | _BENCH_ENV | {"SADAME_DB": db_url}
     sadame = str(Path(sys.executable).parent / "sadame")
-    process = subprocess.Popen([sadame, "serve", "--workers", str(workers), "--port", str(port), "--db", db_url],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if upstream:
+        env["SADAME_WEB_MIGRATE"] = "0"
+    command = ([sys.executable, "-m", "uvicorn", "sadame.web._serve:app_from_env", "--factory", "--workers",
+                str(workers), "--port", str(port), "--log-level", "warning", "--no-access-log"] if upstream
+               else [sadame, "serve", "--workers", str(workers), "--port", str(port), "--db", db_url])
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -224,8 +231,24 @@ def _load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _workers_cpu(pid: int) -> list[float]:
+    """CPU seconds (user + system) of each worker process of the server ``pid``, by pid order."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = []
+    for entry in sorted(Path("/proc").iterdir(), key=lambda p: p.name):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == pid and b"spawn_main" in (entry / "cmdline").read_bytes():
+            found.append((int(stat[11]) + int(stat[12])) / ticks)
+    return found
+
+
 def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {key: statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99")} | {
+    return {key: statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99", "split")} | {
         "errors": sum(run["errors"] for run in runs)}
 
 
@@ -236,18 +259,25 @@ def scaling(db_url: str | None, requests: int, rounds: int) -> None:
     them ``rounds`` times, the median kept: on a shared machine the load drifts, and this
     way both worker counts see the same drift.
     """
-    results: dict[tuple[str, bool, int, int], dict[str, Any]] = {}
+    results: dict[tuple[str, bool, int, int], dict[str, Any]] = {}  # worker count 0: uvicorn's own --workers 2
     load_before = _load()
     tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
-    servers = {w: _start_server(db_url or f"sqlite:///{tmp / f'bench{w}.db'}", w) for w in (1, 2)}
+    servers = {w: _start_server(db_url or f"sqlite:///{tmp / f'bench{w}.db'}", max(1, w)) for w in (1, 2)}
+    upstream_db = db_url or f"sqlite:///{tmp / 'bench0.db'}"
+    upgrade(upstream_db)  # uvicorn's workers would each migrate at once
+    servers[0] = _start_server(upstream_db, 2, upstream=True)  # uvicorn's own --workers
     try:
         for name, make in _routes():
             for keep_alive in (True, False):
                 for clients in (1, 4, 16):
-                    runs: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+                    runs: dict[int, list[dict[str, Any]]] = {0: [], 1: [], 2: []}
                     for _round in range(rounds):
-                        for workers, (_process, url) in servers.items():
-                            runs[workers].append(_drive(url, make, requests, clients, keep_alive))
+                        for workers, (process, url) in servers.items():
+                            before = _workers_cpu(process.pid)
+                            run = _drive(url, make, requests, clients, keep_alive)
+                            used = [b - a for a, b in zip(before, _workers_cpu(process.pid), strict=False)]
+                            run["split"] = max(used) / sum(used) if len(used) > 1 and sum(used) > 0 else 1.0
+                            runs[workers].append(run)
                     for workers, cell in runs.items():
                         results[(name, keep_alive, workers, clients)] = _median(cell)
     finally:
@@ -258,15 +288,17 @@ def scaling(db_url: str | None, requests: int, rounds: int) -> None:
           f"Python {platform.python_version()}, median of {rounds} rounds of {requests} requests per cell, "
           f"load average {load_before} before, {_load()} after)\n")
     print("| route | connection | clients | 1 worker req/s | 2 workers req/s | ratio | 1 worker p50 ms | "
-          "2 workers p50 ms | 1 worker p99 ms | 2 workers p99 ms | errors |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "2 workers p50 ms | 2 workers: busiest's CPU share | uvicorn --workers 2 req/s | its p50 ms | "
+          "its busiest's CPU share | errors |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, _make in _routes():
         for keep_alive in (True, False):
             for clients in (1, 4, 16):
-                one, two = (results[(name, keep_alive, w, clients)] for w in (1, 2))
+                up, one, two = (results[(name, keep_alive, w, clients)] for w in (0, 1, 2))
                 print(f"| {name} | {'keep-alive' if keep_alive else 'close'} | {clients} | {one['rps']:.0f} | "
                       f"{two['rps']:.0f} | {two['rps'] / one['rps']:.2f}x | {one['p50']:.1f} | {two['p50']:.1f} | "
-                      f"{one['p99']:.0f} | {two['p99']:.0f} | {one['errors'] + two['errors']} |")
+                      f"{two['split']:.0%} | {up['rps']:.0f} | {up['p50']:.1f} | {up['split']:.0%} | "
+                      f"{up['errors'] + one['errors'] + two['errors']} |")
 
 
 def main() -> None:
