@@ -20,7 +20,7 @@ import asyncio
 import socket
 from typing import Any
 
-__all__ = ["BACKLOG", "PortInUse", "listeners", "nodelay_protocol", "rejoin", "set_nodelay"]
+__all__ = ["BACKLOG", "PortInUse", "listeners", "nodelay_protocol", "rejoin", "reserve", "set_nodelay"]
 
 BACKLOG = 2048
 
@@ -119,6 +119,23 @@ def listeners(host: str, port: int, count: int) -> list[socket.socket]:
             other.close()
         raise
     return made
+
+
+def reserve(host: str, port: int) -> socket.socket:
+    """Hold ``host:port`` for the workers' ``SO_REUSEPORT`` listeners (port 0: a free one).
+
+    The socket is bound with ``SO_REUSEPORT`` but never listens, so it takes no connection:
+    a worker joins with :func:`rejoin` once its app is built, and the kernel never hands a
+    connection to a worker that is still starting. Raises :class:`PortInUse` when taken.
+    """
+    port = _free(host, port)
+    sock = _socket(host, reuse_port=True)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PortInUse(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return sock
 
 
 def rejoin(host: str, port: int) -> socket.socket:

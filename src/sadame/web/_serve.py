@@ -6,8 +6,9 @@ the database, so the workers need nothing else in common. The parent process
 migrates the database once before the workers start (they skip it).
 
 With more than one worker this module is the supervisor (uvicorn's own is not used):
-it opens one ``SO_REUSEPORT`` listener per worker (:mod:`sadame.web._listen`), so the
-kernel spreads connections over the workers, starts the workers (``spawn``), restarts
+it holds the port with a bound socket that never listens, each worker opens its own
+``SO_REUSEPORT`` listener once its app is built (:mod:`sadame.web._listen`), so the kernel
+spreads connections over the ready workers only; it starts the workers (``spawn``), restarts
 one that dies after it had started, and stops them all with ``SIGTERM`` on ``SIGINT``
 or ``SIGTERM``. Every mode serves with the protocol that sets ``TCP_NODELAY``.
 
@@ -23,7 +24,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import socket
 import tempfile
 import threading
 import time
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from sadame.db import resolve_url
 from sadame.web._env import load_env, web_settings
-from sadame.web._listen import listeners, nodelay_protocol, rejoin
+from sadame.web._listen import listeners, nodelay_protocol, rejoin, reserve
 from sadame.web._logs import log_config
 from sadame.web._ops import MULTIPROC_ENV
 from sadame.web._settings import WebSettings
@@ -86,13 +86,14 @@ def server_config(app: Any, log_level: str, log_format: str = "json") -> uvicorn
                           server_header=False)
 
 
-def _worker(sock: socket.socket, url: str, settings: WebSettings, logs: tuple[str, str]) -> None:  # spawned
+def _worker(address: tuple[str, int], url: str, settings: WebSettings, logs: tuple[str, str]) -> None:  # spawned
     import uvicorn
 
     from sadame.web._app import create_app
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the supervisor, which stops us
     app = create_app(url, settings=replace(settings, migrate=False))  # the supervisor migrated
+    sock = rejoin(*address)  # listen only now: no connection waits for a worker still starting
     uvicorn.Server(server_config(app, *logs)).run(sockets=[sock])
 
 
@@ -102,17 +103,17 @@ class _Supervisor:
     def __init__(self, url: str, settings: WebSettings, *, host: str, port: int, count: int,
                  logs: tuple[str, str]) -> None:
         self.url, self.settings, self.host, self.logs = url, settings, host, logs
-        self.sockets = listeners(host, port, count)
-        self.port = int(self.sockets[0].getsockname()[1])
+        self.count = count
+        self.hold = reserve(host, port)
+        self.port = int(self.hold.getsockname()[1])
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[tuple[BaseProcess, float]] = []
         self.stopping = threading.Event()
 
-    def _start(self, sock: socket.socket) -> tuple[BaseProcess, float]:
-        process = self.context.Process(target=_worker,
-                                       args=(sock, self.url, self.settings, self.logs), daemon=False)
-        process.start()
-        sock.close()  # the worker has its own copy; a dead worker's listener leaves the group
+    def _start(self) -> tuple[BaseProcess, float]:
+        process = self.context.Process(target=_worker, args=((self.host, self.port), self.url, self.settings,
+                                                             self.logs), daemon=False)
+        process.start()  # a dead worker's listener closes with it and leaves the group
         return process, time.monotonic()
 
     def _stop(self, signum: int, _frame: FrameType | None) -> None:
@@ -126,7 +127,7 @@ class _Supervisor:
             os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="sadame-metrics-")
         status = 0
         try:
-            self.workers = [self._start(sock) for sock in self.sockets]
+            self.workers = [self._start() for _ in range(self.count)]
             log.info("sadame: %d workers on %s:%d, one SO_REUSEPORT listener each", len(self.workers),
                      self.host, self.port)
             while not self.stopping.wait(0.5):
@@ -135,6 +136,7 @@ class _Supervisor:
                     break
         finally:
             self._shutdown()
+            self.hold.close()
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
             if own_metrics:
@@ -149,7 +151,7 @@ class _Supervisor:
                 log.error("sadame: worker %d exited at start-up (status %s)", process.pid, process.exitcode)
                 return 1
             log.warning("sadame: worker %d exited (status %s); starting another", process.pid, process.exitcode)
-            self.workers[index] = self._start(rejoin(self.host, self.port))
+            self.workers[index] = self._start()
         return 0
 
     def _shutdown(self) -> None:
