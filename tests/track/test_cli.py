@@ -16,7 +16,7 @@ V2 = str(Path(__file__).parent / "data" / "ruleset-v2.yaml")
 def run(db: str, *args: str, input: str | None = None, ok: bool = True) -> str:
     result = CliRunner().invoke(cli, ["track", *args, "--db", db], input=input, catch_exceptions=False)
     assert (result.exit_code == 0) is ok, result.output
-    return result.output
+    return result.stdout if ok else result.output  # data only: where it was written goes to standard error
 
 
 def test_cli_round_trip(db_url: str, tmp_path: Path) -> None:

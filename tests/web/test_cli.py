@@ -71,3 +71,4 @@ def test_serve_starts_the_app_and_says_how_to_get_a_key(tmp_path: Path) -> None:
         output, _ = process.communicate(timeout=20)
     assert "sadame web create-key --tenant NAME" in output
     assert f"http://127.0.0.1:{port}/" in output
+    assert f"sadame: database {db}; " in output  # the start-up line names its database

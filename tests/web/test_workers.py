@@ -1,7 +1,10 @@
-"""``sadame serve --workers 2`` on PostgreSQL: two processes, one game, no lost move."""
+"""``sadame serve --workers N``: two processes on one PostgreSQL, one game, no lost move; TCP_NODELAY
+on every accepted connection and connections spread over the workers (read from the workers' sockets)."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import signal
 import subprocess
@@ -12,6 +15,7 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import PostgresServer
+from tests.web._sockets import accepted_sockets
 from tests.web.conftest import _free_port
 
 SADAME = str(Path(sys.executable).parent / "sadame")
@@ -42,7 +46,7 @@ def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
         try:
-            if httpx.get(f"{url}/", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/api/puzzles", timeout=10).status_code == 200:
                 return
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -83,3 +87,90 @@ def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> No
     assert process.returncode is not None
     out = process.stdout.read().decode() if process.stdout else ""
     assert "2 worker(s)" in out
+
+
+def _serve(db: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")}
+    process = subprocess.Popen([SADAME, "serve", "--workers", str(workers), "--port", str(port), "--db", db],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_ready(f"http://127.0.0.1:{port}", process)
+    return process, port
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _keep_alive_clients(port: int, count: int) -> list[http.client.HTTPConnection]:
+    clients = []
+    for _ in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for _request in range(2):  # the second request rides the kept-alive connection
+            conn.request("GET", "/api/puzzles")
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200
+        clients.append(conn)
+    return clients
+
+
+def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_path: Path) -> None:
+    """One worker and two: every server-side socket of 16 keep-alive clients has TCP_NODELAY
+    (uvicorn's --workers never set it), and with two workers both hold some of them."""
+    for workers in (1, 2):
+        process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers)
+        try:
+            clients = _keep_alive_clients(port, 16)
+            mine = {conn.sock.getsockname() for conn in clients}
+            servers = [p for p in _children(process.pid) if b"spawn_main" in _cmdline(p)] or [process.pid]
+            assert len(servers) == workers
+            held = {pid: {peer: nodelay for peer, nodelay in accepted_sockets(pid).items() if peer in mine}
+                    for pid in servers}
+            assert sum(len(peers) for peers in held.values()) == 16
+            assert all(nodelay for peers in held.values() for nodelay in peers.values())
+            assert all(held.values()), f"a worker holds none of the 16 connections: {held}"
+            for conn in clients:
+                conn.close()
+        finally:
+            _stop(process)
+
+
+def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:
+    process, port = _serve(f"sqlite:///{tmp_path / 'a.db'}", 2)
+    try:
+        second = subprocess.run([SADAME, "serve", "--workers", "2", "--port", str(port),
+                                 "--db", f"sqlite:///{tmp_path / 'b.db'}"], capture_output=True, text=True, timeout=120)
+        assert second.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr and "Traceback" not in second.stderr
+    finally:
+        _stop(process)
+
+
+def test_metrics_sum_every_worker_and_logs_are_json_with_request_ids(tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    process, port = _serve(f"sqlite:///{tmp_path / 'm.db'}", 2)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for n in range(24):  # new connections: the kernel spreads them over both workers
+            response = httpx.get(f"{url}/api/puzzles", headers={"X-Request-ID": f"probe-{n}"}, timeout=30)
+            assert response.headers["x-request-id"] == f"probe-{n}"
+        text = httpx.get(f"{url}/metrics", timeout=30).text
+    finally:
+        _stop(process)
+    counted = [s for family in text_string_to_metric_families(text) for s in family.samples
+               if s.name == "sadame_http_requests_total" and s.labels["route"] == "/api/puzzles"]
+    assert sum(s.value for s in counted) >= 24 + 1  # the probes, and _wait_ready's request
+    lines = [json.loads(line) for line in (process.stderr.read().decode() if process.stderr else "").splitlines()
+             if line.startswith("{")]
+    probes = [line for line in lines if str(line.get("request_id", "")).startswith("probe-")]
+    assert len(probes) == 24, lines[-5:]
+    assert {line["logger"] for line in probes} == {"sadame.access"}
+    assert all(line["route"] == "/api/puzzles" and line["status"] == 200 and line["duration_ms"] >= 0 for line in probes)
+    assert any(line["logger"].startswith("uvicorn") for line in lines)

@@ -19,6 +19,7 @@ __all__ = ["LAZY_COMMANDS", "LazyCommands"]
 LAZY_COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "answer": (("_judge",), "Check ANSWER against a puzzle's solution groups and print JSON (partial credit included)."),
     "contract": (("_normalize",), "Print the contract fingerprint: equal fingerprints normalize identically."),
+    "db": (("_db",), "Migrate the database and show where its schema stands (upgrade, current, check)."),
     "explain": (("_normalize",), "Show which steps of a preset changed TEXT, and how."),
     "judge": (("_judge",), "Judge QUESTION against TABLE and print the verdict as JSON."),
     "lint": (("_lint",), "Report every use of unicodedata.normalize outside the allowed modules (SDM001)."),

@@ -31,7 +31,13 @@ def _common(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except (TrackError, ValueError) as exc:
-            raise click.ClickException(str(exc)) from None
+            from sadame.cli._where import where
+
+            try:
+                context = where(kwargs.get("db"), kwargs.get("tenant"))
+            except ValueError:  # the database URL itself is what is wrong
+                raise click.ClickException(str(exc)) from None
+            raise click.ClickException(f"{exc} ({context})") from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -40,6 +46,29 @@ def _tracker(db: str | None, tenant: str, ruleset: str | None = None) -> Any:
     from sadame.track import Tracker, load_ruleset
 
     return Tracker(db, tenant=tenant, ruleset=load_ruleset(ruleset) if ruleset else None)
+
+
+def _say_where(db: str | None, tenant: str, what: str) -> None:
+    """On standard error: what was written, and where (the data on standard output stays clean)."""
+    from sadame.cli._where import where
+
+    click.echo(f"{what} ({where(db, tenant)})", err=True)
+
+
+def _say_no_users(db: str | None, tenant: str) -> None:
+    from sadame.cli._where import no_users_message
+
+    click.echo(no_users_message(db, tenant), err=True)
+
+
+def _say_nothing(db: str | None, tenant: str, what: str) -> None:
+    """On standard error, when a command found nothing: where it looked, and which tenants have data."""
+    from sadame.cli._where import tenant_has_users
+
+    if tenant_has_users(db, tenant):
+        _say_where(db, tenant, what)
+    else:
+        _say_no_users(db, tenant)
 
 
 _USER = click.option("--user", "user", required=True, help="User whose issues to use.")
@@ -91,6 +120,7 @@ def ingest(source: Any, session: str | None, at: str | None, ruleset: str | None
         except ValueError:
             raise click.ClickException(f"--at {at!r} is not an ISO 8601 time") from None
     report = _tracker(db, tenant, ruleset).ingest(user, session, insights, at=when)
+    _say_where(db, tenant, f"session {session} of user {user!r} " + ("replayed" if report.replayed else "ingested"))
     if as_json:
         echo_json(report.to_dict())
         return
@@ -166,6 +196,8 @@ def list_(status: str | None, user: str, as_json: bool, db: str | None, tenant: 
 
     t = _tracker(db, tenant)
     views = t.list_issues(user, status)
+    if not views:
+        _say_nothing(db, tenant, f"user {user!r} has no{' ' + status if status else ''} issues")
     if as_json:
         echo_json([v.to_dict() for v in views])
         return
@@ -282,8 +314,12 @@ def migrate(ruleset: str, apply: bool, allow_splits: bool, as_json: bool, db: st
 def export(db: str | None, tenant: str) -> None:
     """Print all of the tenant's tracker data as JSON lines."""
     out = sys.stdout
+    written = 0
     for row in _tracker(db, tenant).export():
         out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+        written += 1
+    if not written:
+        _say_nothing(db, tenant, "nothing to export")
 
 
 @track.command(name="import", epilog="Example:\n\n    sadame track import backup.jsonl")
@@ -305,6 +341,7 @@ def import_(source: Any, as_json: bool, db: str | None, tenant: str) -> None:
         except ValueError as exc:  # an integer of more digits than Python converts
             raise click.ClickException(f"{source.name}: line {n}: {exc}") from None
     counts = _tracker(db, tenant).import_rows(rows)
+    _say_where(db, tenant, "imported")
     echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
@@ -397,7 +434,12 @@ def timeline(user: str, as_json: bool, db: str | None, tenant: str) -> None:
 def users(as_json: bool, db: str | None, tenant: str) -> None:
     """List the tenant's users."""
     names = _tracker(db, tenant).users()
-    echo_json(names) if as_json else click.echo("\n".join(names))
+    if as_json:
+        echo_json(names)
+    elif names:
+        click.echo("\n".join(names))
+    if not names:
+        _say_no_users(db, tenant)
 
 
 @track.group(epilog="Example:\n\n    sadame track rules test coaching-ja")

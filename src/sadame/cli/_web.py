@@ -30,18 +30,24 @@ __all__ = ["register"]
                    "'*' for any); repeatable.")
 @click.option("--trusted-proxy", "trusted_proxies", multiple=True,
               help="Address or network of a reverse proxy whose X-Forwarded-For names the client; repeatable.")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default=None,
+              help="Log level (default $SADAME_LOG_LEVEL or info).")
 def serve_command(host: str, port: int, db_url: str | None, workers: int | None, cookie_secure: bool | None,
-          anonymous_ttl: int | None, trusted_origins: tuple[str, ...], allowed_hosts: tuple[str, ...],
-          trusted_proxies: tuple[str, ...]) -> None:
+                  anonymous_ttl: int | None, trusted_origins: tuple[str, ...], allowed_hosts: tuple[str, ...],
+                  trusted_proxies: tuple[str, ...], log_level: str | None) -> None:
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
+    from sadame.cli._where import db_flag, shown_url
     from sadame.db import resolve_url
     from sadame.web import serve
-    from sadame.web._serve import default_workers, settings_from_env
+    from sadame.web._env import load_env, web_settings
+    from sadame.web._listen import PortInUse
+    from sadame.web._serve import default_workers
 
     try:
-        settings = settings_from_env()
+        env = load_env()
+        settings = web_settings(env)
         settings = replace(
             settings,
             cookie_secure=settings.cookie_secure if cookie_secure is None else cookie_secure,
@@ -52,17 +58,19 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
         )
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    url = resolve_url(db_url)
+    url = resolve_url(db_url if db_url is not None else env.db)
     count = workers or default_workers()
-    shown = url.split("@")[-1] if "@" in url else url
-    click.echo(f"sadame: database {shown}; {count} worker(s)")
+    click.echo(f"sadame: database {shown_url(url)}; {count} worker(s)")
     click.echo(f"sadame: open http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
-    click.echo("sadame: the tracker API needs a key: sadame web create-key --tenant NAME" +
-               (f" --db {db_url}" if db_url else ""))
+    click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
+               f"{db_flag(url)}")
     try:
-        serve(url, host=host, port=port, workers=count, settings=settings)
+        serve(url, host=host, port=port, workers=count, settings=settings,
+              log_level=log_level or env.log_level, log_format=env.log_format)
     except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
         raise click.ClickException(str(exc)) from exc
+    except PortInUse as exc:
+        raise click.ClickException(str(exc.strerror)) from exc
 
 
 @click.group("web", epilog="Example:\n\n    sadame web create-key --tenant acme")
@@ -80,18 +88,24 @@ def web() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
     """Create an API key for a tenant. The key is printed once and stored only hashed."""
+    from sadame.cli._where import db_flag, shown_url
+    from sadame.db import resolve_url
     from sadame.web._store import TenantNameError
     from sadame.web.admin import create_key
 
+    url = resolve_url(db_url)
     try:
-        created = create_key(db_url, tenant=tenant)
+        created = create_key(url, tenant=tenant)
     except TenantNameError as exc:
         raise click.BadParameter(str(exc), param_hint="--tenant") from exc
     if as_json:
-        echo_json({"tenant": created.tenant, "key": created.key, "prefix": created.prefix})
+        echo_json({"tenant": created.tenant, "key": created.key, "prefix": created.prefix,
+                   "database": shown_url(url)})
         return
     click.echo(created.key)
-    click.echo(f"(tenant {created.tenant}; shown once, stored hashed — keep it safe)", err=True)
+    click.echo(f"(tenant {created.tenant!r} in database {shown_url(url)}; shown once, stored hashed — keep it safe)\n"
+               f"The key works only on a server of this database: sadame serve {db_flag(url)}"
+               " (or SADAME_DB set to it)", err=True)
 
 
 @web.command("list-keys", epilog="Example:\n\n    sadame web list-keys --json")
@@ -99,9 +113,15 @@ def create_key_command(tenant: str, db_url: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_keys_command(db_url: str | None, as_json: bool) -> None:
     """List tenants and key prefixes (never the keys)."""
+    from sadame.cli._where import db_flag, where
+    from sadame.db import resolve_url
     from sadame.web.admin import list_keys
 
-    rows = list_keys(db_url)
+    url = resolve_url(db_url)
+    rows = list_keys(url)
+    if not rows:
+        click.echo(f"no API keys in {where(url)}; create one: sadame web create-key --tenant NAME {db_flag(url)}",
+                   err=True)
     if as_json:
         echo_json(rows)
         return
@@ -115,15 +135,18 @@ def list_keys_command(db_url: str | None, as_json: bool) -> None:
 @click.option("--db", "db_url", default=None, help="Database URL.")
 def revoke_key_command(prefix: str, db_url: str | None) -> None:
     """Revoke the key(s) with this prefix (as shown by list-keys)."""
+    from sadame.cli._where import where
+    from sadame.db import resolve_url
     from sadame.web.admin import revoke_key
 
+    url = resolve_url(db_url)
     try:
-        count = revoke_key(db_url, prefix=prefix)
+        count = revoke_key(url, prefix=prefix)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="PREFIX") from exc
     if count == 0:
-        raise click.ClickException(f"no active key starts with {prefix!r}")
-    click.echo(f"revoked {count} key(s)")
+        raise click.ClickException(f"no active key starts with {prefix!r} in {where(url)}")
+    click.echo(f"revoked {count} key(s) in {where(url)}")
 
 
 @web.command("purge-sessions", epilog="Example:\n\n    sadame web purge-sessions --anonymous-ttl 86400")
@@ -136,13 +159,14 @@ def purge_sessions_command(db_url: str | None, anonymous_ttl: int | None, as_jso
 
     The server also does this by itself, at most once a minute after a move.
     """
+    from sadame.cli._where import where
     from sadame.web.admin import purge_sessions
 
     counts = purge_sessions(db_url, anonymous_ttl=anonymous_ttl)
     if as_json:
         echo_json(counts)
         return
-    click.echo(", ".join(f"{name}: {count}" for name, count in counts.items()))
+    click.echo(", ".join(f"{name}: {count}" for name, count in counts.items()) + f" purged in {where(db_url)}")
 
 
 def register(cli: click.Group) -> None:

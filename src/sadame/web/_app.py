@@ -18,6 +18,9 @@ from sadame.db import make_engine, resolve_url, upgrade
 from sadame.judge import JudgeFallback
 from sadame.web._context import WebContext
 from sadame.web._errors import BodySizeLimit, SafeJSONResponse, install_error_handlers
+from sadame.web._html_errors import HtmlErrorPages
+from sadame.web._ops import Metrics, OpsMiddleware, count_verdicts, counting_fallback
+from sadame.web._ops import router as ops_router
 from sadame.web._security import SecurityMiddleware
 from sadame.web._settings import WebSettings
 from sadame.web._trust import parse_proxies
@@ -62,7 +65,8 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
     """The sadame web service on ``db_url`` (default ``$SADAME_DB`` or ``sqlite:///sadame.db``).
 
     Pages: ``/`` (home), ``/puzzles``, ``/tracker``, ``/quote``. API under ``/api``,
-    documented at ``/docs`` and ``/openapi.json``.
+    documented at ``/docs`` and ``/openapi.json``. Operations: ``/healthz``, ``/readyz``,
+    ``/metrics`` (:mod:`sadame.web._ops`).
     """
     from sadame.web.api import router as api_router
     from sadame.web.pages import router as pages_router
@@ -81,14 +85,24 @@ def create_app(db_url: str | None = None, *, settings: WebSettings | None = None
         docs_url=None,  # /docs is our own server-rendered page (Swagger UI needs a CDN)
         redoc_url=None,
     )
-    app.state.ctx = WebContext(url, engine, settings, _fallback(settings, url))
+    metrics = Metrics()
+    fallback = _fallback(settings, url)
+    if fallback is not None:
+        fallback = counting_fallback(fallback, metrics)
+    app.state.metrics = metrics
+    app.state.ctx = WebContext(url, engine, settings, fallback)
+    count_verdicts(app.state.ctx.game, metrics)
     install_error_handlers(app)
+    app.include_router(ops_router)
     app.include_router(api_router)
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodySizeLimit, limit=settings.max_body_bytes)
+    app.add_middleware(HtmlErrorPages, max_bytes=settings.max_body_bytes)  # pages never show a JSON error
     # Added last, so outermost: refuses cross-origin posts before any body is read and
     # puts the security headers on every response, 413s included.
     app.add_middleware(SecurityMiddleware, trusted_origins=settings.trusted_origins,
                        allowed_hosts=settings.allowed_hosts, trusted_proxies=settings.trusted_proxies)
+    # Outermost of all: the request id, access log line and request metrics cover every response.
+    app.add_middleware(OpsMiddleware, metrics=metrics)
     return app

@@ -1,18 +1,19 @@
-"""Serving the app: one process, or ``--workers N`` uvicorn worker processes.
+"""Serving the app: one process, or ``--workers N`` worker processes.
 
 Every worker builds its own app from the environment (:func:`app_from_env`): the
 database URL and the settings travel as ``SADAME_*`` variables, and all state is in
 the database, so the workers need nothing else in common. The parent process
 migrates the database once before the workers start (they skip it).
 
-Environment read by :func:`settings_from_env`:
+With more than one worker this module is the supervisor (uvicorn's own is not used):
+it holds the port with a bound socket that never listens, each worker opens its own
+``SO_REUSEPORT`` listener once its app is built (:mod:`sadame.web._listen`), so the kernel
+spreads connections over the ready workers only; it starts the workers (``spawn``), restarts
+one that dies after it had started, and stops them all with ``SIGTERM`` on ``SIGINT``
+or ``SIGTERM``. Every mode serves with the protocol that sets ``TCP_NODELAY``.
 
-* ``SADAME_COOKIE_SECURE`` — ``1`` to mark cookies ``Secure`` (behind TLS);
-* ``SADAME_ANONYMOUS_TTL`` — seconds an anonymous session lives after its last move;
-* ``SADAME_TRUSTED_ORIGINS`` — comma-separated origins allowed to post besides the host;
-* ``SADAME_QUOTE_SLOTS`` — quote checks running at once per worker;
-* ``SADAME_ALLOWED_HOSTS`` — comma-separated host names the ``Host`` header may name (``*``: any);
-* ``SADAME_TRUSTED_PROXIES`` — comma-separated addresses/networks whose ``X-Forwarded-For`` is read.
+The environment is read through one settings object, :class:`sadame.web._env.EnvSettings`
+(every ``SADAME_*`` variable; the table in docs/guide/web.md is generated from it).
 
 uvicorn's own ``X-Forwarded-For`` handling (which trusts loopback by default) is turned off:
 the app reads the header only from ``trusted_proxies`` (see :mod:`sadame.web._trust`).
@@ -20,42 +21,47 @@ the app reads the header only from ``trusted_proxies`` (see :mod:`sadame.web._tr
 
 from __future__ import annotations
 
+import logging
+import logging.config
+import multiprocessing
 import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from sadame.db import resolve_url
-from sadame.web._settings import COOKIE_SECURE_ENV, WebSettings, env_flag
+from sadame.web._env import load_env, web_settings
+from sadame.web._listen import listeners, nodelay_protocol, rejoin, reserve
+from sadame.web._logs import log_config
+from sadame.web._ops import MULTIPROC_ENV
+from sadame.web._settings import WebSettings
 
 if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+    import uvicorn
     from fastapi import FastAPI
 
 __all__ = ["app_from_env", "default_workers", "serve", "settings_from_env"]
 
-_MIGRATE_ENV = "SADAME_WEB_MIGRATE"
-_TTL_ENV = "SADAME_ANONYMOUS_TTL"
-_ORIGINS_ENV = "SADAME_TRUSTED_ORIGINS"
-_SLOTS_ENV = "SADAME_QUOTE_SLOTS"
-_HOSTS_ENV = "SADAME_ALLOWED_HOSTS"
-_PROXIES_ENV = "SADAME_TRUSTED_PROXIES"
+log = logging.getLogger("sadame.web")
+
+_GRACE = 30  # seconds a stopping worker gives open requests
+# Seconds an idle keep-alive connection stays open: longer than the 60 s a reverse proxy
+# (nginx, most load balancers) keeps its idle upstream connections, so the server never
+# closes one the proxy is about to reuse (uvicorn's 5 s default makes that race a 502).
+_KEEP_ALIVE = 65
+_SETTLE = 5.0  # a worker that dies sooner after its start stops the server instead of restarting
 
 
 def default_workers() -> int:
     """One worker per core."""
     return max(1, os.cpu_count() or 1)
-
-
-def _positive_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit() or int(raw) < 1:
-        raise ValueError(f"{name} must be a positive whole number of seconds or slots, not {raw!r}")
-    return int(raw)
-
-
-def _listed(name: str) -> tuple[str, ...]:
-    return tuple(v.strip() for v in os.environ.get(name, "").split(",") if v.strip())
 
 
 def with_listen_host(settings: WebSettings, host: str) -> WebSettings:
@@ -66,59 +72,130 @@ def with_listen_host(settings: WebSettings, host: str) -> WebSettings:
 
 
 def settings_from_env(base: WebSettings | None = None) -> WebSettings:
-    """``base`` (default settings) with what the ``SADAME_*`` variables above say."""
-    base = base or WebSettings()
-    origins = _listed(_ORIGINS_ENV)
-    hosts, proxies = _listed(_HOSTS_ENV), _listed(_PROXIES_ENV)
-    return replace(
-        base,
-        cookie_secure=env_flag(COOKIE_SECURE_ENV) or base.cookie_secure,
-        anonymous_ttl=_positive_int(_TTL_ENV, base.anonymous_ttl),
-        trusted_origins=origins or base.trusted_origins,
-        allowed_hosts=hosts or base.allowed_hosts,
-        trusted_proxies=proxies or base.trusted_proxies,
-        quote_slots=_positive_int(_SLOTS_ENV, base.quote_slots),
-        migrate=os.environ.get(_MIGRATE_ENV, "1") != "0",
-    )
+    """``base`` (default settings) with what the ``SADAME_*`` variables say (:mod:`sadame.web._env`).
+
+    A bad value raises ``ValueError`` naming the variable.
+    """
+    return web_settings(load_env(), base)
 
 
 def app_from_env() -> FastAPI:
-    """The app as a worker process builds it (uvicorn factory)."""
+    """The app as the environment describes it (``SADAME_DB`` and the settings)."""
     from sadame.web._app import create_app
 
-    return create_app(os.environ.get("SADAME_DB"), settings=settings_from_env())
+    return create_app(load_env().db, settings=settings_from_env())
 
 
-def _export(url: str, settings: WebSettings) -> None:
-    """Hand the settings to worker processes through their environment."""
-    os.environ["SADAME_DB"] = url
-    os.environ[COOKIE_SECURE_ENV] = "1" if settings.cookie_secure else "0"
-    os.environ[_TTL_ENV] = str(settings.anonymous_ttl)
-    os.environ[_SLOTS_ENV] = str(settings.quote_slots)
-    os.environ[_ORIGINS_ENV] = ",".join(settings.trusted_origins)
-    os.environ[_HOSTS_ENV] = ",".join(settings.allowed_hosts)
-    os.environ[_PROXIES_ENV] = ",".join(settings.trusted_proxies)
-    os.environ[_MIGRATE_ENV] = "0"
+def server_config(app: Any, log_level: str, log_format: str = "json") -> uvicorn.Config:
+    """The uvicorn configuration of every serving mode (the TCP_NODELAY protocol, our logs)."""
+    import uvicorn
+
+    return uvicorn.Config(app, http=nodelay_protocol(), log_level=log_level, access_log=False,
+                          log_config=log_config(log_level, log_format),
+                          timeout_graceful_shutdown=_GRACE, timeout_keep_alive=_KEEP_ALIVE,
+                          server_header=False, proxy_headers=False)
+
+
+def _worker(address: tuple[str, int], url: str, settings: WebSettings, logs: tuple[str, str]) -> None:  # spawned
+    import uvicorn
+
+    from sadame.web._app import create_app
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the supervisor, which stops us
+    app = create_app(url, settings=replace(settings, migrate=False))  # the supervisor migrated
+    sock = rejoin(*address)  # listen only now: no connection waits for a worker still starting
+    uvicorn.Server(server_config(app, *logs)).run(sockets=[sock])
+
+
+class _Supervisor:
+    """Worker processes, one ``SO_REUSEPORT`` listener each."""
+
+    def __init__(self, url: str, settings: WebSettings, *, host: str, port: int, count: int,
+                 logs: tuple[str, str]) -> None:
+        self.url, self.settings, self.host, self.logs = url, settings, host, logs
+        self.count = count
+        self.hold = reserve(host, port)
+        self.port = int(self.hold.getsockname()[1])
+        self.context = multiprocessing.get_context("spawn")
+        self.workers: list[tuple[BaseProcess, float]] = []
+        self.stopping = threading.Event()
+
+    def _start(self) -> tuple[BaseProcess, float]:
+        process = self.context.Process(target=_worker, args=((self.host, self.port), self.url, self.settings,
+                                                             self.logs), daemon=False)
+        process.start()  # a dead worker's listener closes with it and leaves the group
+        return process, time.monotonic()
+
+    def _stop(self, signum: int, _frame: FrameType | None) -> None:
+        self.stopping.set()
+
+    def run(self) -> int:
+        """Serve until SIGINT/SIGTERM; the exit status (1 when a worker failed at start)."""
+        previous = {s: signal.signal(s, self._stop) for s in (signal.SIGINT, signal.SIGTERM)}
+        own_metrics = MULTIPROC_ENV not in os.environ  # workers sum their metrics through these files
+        if own_metrics:
+            os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="sadame-metrics-")
+        status = 0
+        try:
+            self.workers = [self._start() for _ in range(self.count)]
+            log.info("sadame: %d workers on %s:%d, one SO_REUSEPORT listener each", len(self.workers),
+                     self.host, self.port)
+            while not self.stopping.wait(0.5):
+                status = self._watch()
+                if status:
+                    break
+        finally:
+            self._shutdown()
+            self.hold.close()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            if own_metrics:
+                shutil.rmtree(os.environ.pop(MULTIPROC_ENV), ignore_errors=True)
+        return status
+
+    def _watch(self) -> int:
+        for index, (process, started) in enumerate(self.workers):
+            if process.is_alive():
+                continue
+            if time.monotonic() - started < _SETTLE:
+                log.error("sadame: worker %d exited at start-up (status %s)", process.pid, process.exitcode)
+                return 1
+            log.warning("sadame: worker %d exited (status %s); starting another", process.pid, process.exitcode)
+            self.workers[index] = self._start()
+        return 0
+
+    def _shutdown(self) -> None:
+        for process, _started in self.workers:
+            if process.is_alive() and process.pid is not None:
+                os.kill(process.pid, signal.SIGTERM)
+        for process, _started in self.workers:
+            process.join(_GRACE + 10)
+            if process.is_alive():
+                process.kill()
+                process.join()
 
 
 def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: WebSettings,
-          log_level: str = "info") -> None:
+          log_level: str = "info", log_format: str = "json") -> None:
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     The app is created here first either way: that migrates the database once and
-    fails early (a ``ValueError``) on a bad configuration.
+    fails early (a ``ValueError``) on a bad configuration; a port that is taken raises
+    :class:`sadame.web._listen.PortInUse` (an ``OSError``).
     """
     import uvicorn
 
     from sadame.web._app import create_app
 
+    logging.config.dictConfig(log_config(log_level, log_format))
     url = resolve_url(db_url)
     settings = with_listen_host(settings, host)
     app = create_app(url, settings=settings)
     if workers <= 1:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False)
+        sock = listeners(host, port, 1)[0]
+        uvicorn.Server(server_config(app, log_level, log_format)).run(sockets=[sock])
         return
     app.state.ctx.engine.dispose()
-    _export(url, settings)
-    uvicorn.run("sadame.web._serve:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level, proxy_headers=False)
+    supervisor = _Supervisor(url, settings, host=host, port=port, count=workers, logs=(log_level, log_format))
+    if supervisor.run():
+        raise SystemExit(1)

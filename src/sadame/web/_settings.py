@@ -61,6 +61,7 @@ class WebSettings:
       ``X-Forwarded-For`` names the client; from anyone else the header is ignored.
     * ``quote_slots``: quote checks that run at once in one process; more wait (up to
       ``quote_wait`` seconds, then 503), which bounds the memory of a worker.
+    * ``metrics_key``: when set, ``/metrics`` needs ``Authorization: Bearer <key>``.
     """
 
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -84,3 +85,4 @@ class WebSettings:
     trusted_proxies: tuple[str, ...] = ()
     quote_slots: int = 2
     quote_wait: float = 30.0
+    metrics_key: str | None = field(default=None, repr=False)

@@ -42,15 +42,16 @@ _ORIGIN = _LABELS["origin"]
 _GROUNDING = _LABELS["grounding"]
 
 
-def _context(source: str, output: str, preset: str) -> dict[str, Any]:
+def _context(source: str, output: str, preset: str, max_bytes: int) -> dict[str, Any]:
+    # The form is URL-encoded: a kana or kanji is 3 UTF-8 bytes, each sent as %XX, so 9 bytes.
     return {"source": source, "output": output, "preset": preset, "result": None, "presets": _PRESETS,
             "status_labels": _STATUS, "category_labels": _CATEGORY, "origin_labels": _ORIGIN,
-            "grounding_labels": _GROUNDING}
+            "grounding_labels": _GROUNDING, "max_bytes": max_bytes, "max_chars": max_bytes // 9}
 
 
 @router.get("/quote", response_class=HTMLResponse)
 def quote_page(request: Request, ctx: Ctx) -> HTMLResponse:
-    return render(request, None, "quote.html", _context("", "", QUOTE_DEFAULT))
+    return render(request, None, "quote.html", _context("", "", QUOTE_DEFAULT, ctx.settings.max_body_bytes))
 
 
 @router.post("/quote", response_class=HTMLResponse)
@@ -60,7 +61,7 @@ def quote_check(request: Request, ctx: Ctx, _slot: QuoteSlot, source: Annotated[
     # detail so offsets refer to the text the user pasted. The JSON API takes text as is.
     source = source.replace("\r\n", "\n")
     output = output.replace("\r\n", "\n")
-    context = _context(source, output, preset)
+    context = _context(source, output, preset, ctx.settings.max_body_bytes)
     try:
         try:
             clean_text(source)

@@ -3,6 +3,7 @@
   "use strict";
   // Avoid double submissions while a form posts.
   document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) { return; }  // a page's own check stopped the submission
     var buttons = event.target.querySelectorAll("button[type=submit]");
     window.setTimeout(function () { buttons.forEach(function (b) { b.disabled = true; }); }, 0);
   });

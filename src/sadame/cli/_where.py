@@ -1,0 +1,82 @@
+"""How a command names the database and tenant it used (password hidden).
+
+Every command that touches a database says which one when it creates something or finds
+nothing, so a key made in another directory, or data under another tenant, is never a
+silent surprise.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["db_flag", "no_users_message", "shown_url", "tenant_has_users", "tracker_tenants", "where"]
+
+
+def shown_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``; a SQLite file as an absolute path."""
+    from sqlalchemy.engine import make_url
+
+    from sadame.db import resolve_url
+
+    resolved = resolve_url(url)
+    parsed = make_url(resolved)
+    if parsed.get_backend_name() == "sqlite" and parsed.database and not parsed.database.startswith("file:"):
+        if parsed.database != ":memory:":
+            return f"sqlite:///{os.path.abspath(parsed.database)}"
+        return resolved
+    return parsed.render_as_string(hide_password=True)
+
+
+def db_flag(url: str) -> str:
+    """The ``--db`` argument that names this database for another command (password hidden)."""
+    return f"--db '{shown_url(url)}'"
+
+
+def where(url: str | None, tenant: str | None = None) -> str:
+    """``database URL, tenant 'NAME'`` as the messages below say it."""
+    from sadame.db import resolve_url
+
+    text = f"database {shown_url(resolve_url(url))}"
+    return f"{text}, tenant {tenant!r}" if tenant is not None else text
+
+
+def tracker_tenants(url: str | None, limit: int = 20) -> list[str]:
+    """Tenants that have tracker users in the database (at most ``limit``; none when it has no tables)."""
+    from sqlalchemy import text
+
+    from sadame.db import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT DISTINCT tenant_id FROM track_users ORDER BY tenant_id LIMIT :n"), {"n": limit})
+            return [str(row[0]) for row in rows]
+    except Exception:  # a database without the tracker's tables has no tenants
+        return []
+    finally:
+        engine.dispose()
+
+
+def no_users_message(url: str | None, tenant: str) -> str:
+    """What a command says when the tenant it was given has no tracker users."""
+    others = [name for name in tracker_tenants(url) if name != tenant]
+    here = f"tenants here: {', '.join(others)} (use --tenant NAME)" if others else "no tenant has tracker data here"
+    return f"tenant {tenant!r} has no users in {where(url)}; {here}"
+
+
+def tenant_has_users(url: str | None, tenant: str) -> bool:
+    """Whether ``tenant`` has any tracker user in the database (one indexed lookup)."""
+    from sqlalchemy import text
+
+    from sadame.db import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(text("SELECT 1 FROM track_users WHERE tenant_id = :t LIMIT 1"), {"t": tenant})
+            return found.first() is not None
+    except Exception:  # no tracker tables: no users
+        return False
+    finally:
+        engine.dispose()
