@@ -40,7 +40,8 @@ import uvicorn
 
 from sadame.db import upgrade
 from sadame.judge import bundled_pack
-from sadame.web import WebSettings, create_app, default_workers
+from sadame.web import WebSettings, create_app
+from sadame.web._serve import default_workers
 from sadame.web.admin import create_key
 
 SOURCE = ("- **安定性**: 不足している。特に夜間バッチで顕著。\n- **売上**: 1億2000万円（前年比 12%増）\n" * 40)

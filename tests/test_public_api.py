@@ -3,7 +3,7 @@
 when it removes a name). One list per module (its ``__all__``), one guard (this file).
 
 Budget: at most 120 public names in all, of which ``sadame.judge`` with its game takes at most
-30 (that package's own curation and test belong to the judge work) and ``sadame.quote`` at most
+30 (with ``sadame.judge.authoring`` and ``sadame.judge.game``; that package's own curation and test belong to the judge work) and ``sadame.quote`` at most
 20; so every other module together stays within 90."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ GOLDEN: dict[str, list[str]] = json.loads(
 API_PAGE = Path(__file__).parents[1] / "docs" / "guide" / "api.md"
 TOTAL_BUDGET, JUDGE_BUDGET, QUOTE_BUDGET = 120, 30, 20
 #: Documented on their own pages and curated with the judge (see the module docstring).
-JUDGE_MODULES = ("sadame.judge", "sadame.judge.game")
+JUDGE_MODULES = ("sadame.judge", "sadame.judge.authoring", "sadame.judge.game")
 OTHERS = sorted(m for m in GOLDEN if m not in JUDGE_MODULES)
 
 
@@ -65,7 +65,10 @@ def test_top_level_names_come_from_the_feature_packages() -> None:
 
 def test_the_surface_stays_within_its_budget() -> None:
     others = sum(len(GOLDEN[m]) for m in OTHERS)
+    judge = sum(len(GOLDEN[m]) for m in JUDGE_MODULES)
+    assert judge <= JUDGE_BUDGET, f"{judge} names in the judge's modules"
     assert others + JUDGE_BUDGET <= TOTAL_BUDGET, f"{others} names outside judge"
+    assert others + judge <= TOTAL_BUDGET
     assert len(GOLDEN["sadame.quote"]) <= QUOTE_BUDGET
 
 

@@ -21,39 +21,27 @@ from typing import TYPE_CHECKING, Any
 from sadame.normalize import normalize as normalize
 
 if TYPE_CHECKING:
-    from sadame.judge import Judge, bundled_pack, check_answer, load_table
-    from sadame.quote import ground_numbers, verify_quote, verify_quotes
-    from sadame.track import Tracker, issue_id, issue_key
+    from sadame.judge import Judge, load_table
+    from sadame.quote import verify_quote
+    from sadame.track import Tracker
 
 #: The one version source (pyproject.toml reads it: ``[tool.setuptools.dynamic]``).
 __version__ = "0.2.0"
 
 _LAZY: dict[str, str] = {
     "Judge": "sadame.judge",
-    "bundled_pack": "sadame.judge",
-    "check_answer": "sadame.judge",
     "load_table": "sadame.judge",
-    "ground_numbers": "sadame.quote",
     "verify_quote": "sadame.quote",
-    "verify_quotes": "sadame.quote",
     "Tracker": "sadame.track",
-    "issue_id": "sadame.track",
-    "issue_key": "sadame.track",
 }
 
 __all__ = [
     "Judge",
     "Tracker",
     "__version__",
-    "bundled_pack",
-    "check_answer",
-    "ground_numbers",
-    "issue_id",
-    "issue_key",
     "load_table",
     "normalize",
     "verify_quote",
-    "verify_quotes",
 ]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sadame.judge import Judge, PuzzlePack, bundled_names, bundled_pack, bundled_table
-from sadame.judge.authoring import lint_table, run_examples
+from sadame.judge.authoring import lint_table
+from sadame.judge.authoring._tools import run_examples
 
 
 @pytest.fixture(scope="module")

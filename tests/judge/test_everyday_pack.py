@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack
-from sadame.judge.authoring import lint_table, run_examples
+from sadame.judge.authoring import lint_table
+from sadame.judge.authoring._tools import run_examples
 from sadame.judge.engine._judge import UNKNOWN
 
 

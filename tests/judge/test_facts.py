@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sadame.judge import FallbackAnswer, Judge, PuzzlePack, RuleTable, bundled_pack, parse_table
-from sadame.judge.authoring import lint_table, table_schema
+from sadame.judge.authoring import lint_table
 from sadame.judge.engine._facts import MATTERS, truth_clauses
-from sadame.judge.engine._loader import PACK_FORMAT3
+from sadame.judge.engine._loader import PACK_FORMAT3, table_schema
 from sadame.judge.engine._model import Puzzle
 from sadame.judge.engine._natural import _inside_longer
-from sadame.judge.game import question_feedback
+from sadame.judge.game._messages import question_feedback
 
 PUZZLE: dict[str, Any] = {
     "id": "ice", "title": "溶けない氷", "statement": "グラスの氷の上にコインが乗っていた。なぜ？",

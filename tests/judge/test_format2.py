@@ -11,8 +11,7 @@ import pytest
 import yaml
 
 from sadame.judge import PuzzlePack, RuleTable, TableError, load_pack, parse_table
-from sadame.judge.authoring import table_schema
-from sadame.judge.engine._loader import PACK_FORMAT2, TABLE_FORMAT2
+from sadame.judge.engine._loader import PACK_FORMAT2, TABLE_FORMAT2, table_schema
 from sadame.judge.engine._model import Question
 
 

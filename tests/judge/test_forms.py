@@ -8,7 +8,7 @@ import pytest
 
 from sadame.judge import Judge, PuzzlePack, parse_table
 from sadame.judge.engine._judge import MISS_NOTE, UNKNOWN
-from sadame.judge.game import question_feedback
+from sadame.judge.game._messages import question_feedback
 
 from .test_facts import PUZZLE
 

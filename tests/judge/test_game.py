@@ -9,18 +9,17 @@ import pytest
 
 from sadame.judge import AnswerCheck, Judge, PuzzlePack
 from sadame.judge.engine._errors import GameFinished
-from sadame.judge.game import (
-    GameError,
-    GameState,
-    GameStatus,
-    answer_feedback,
-    measure_difficulty,
-    puzzle_catalog,
-    question_feedback,
-)
+from sadame.judge.game import GameError, GameState, GameStatus, measure_difficulty, puzzle_catalog
 from sadame.judge.game._catalog import parse_status
 from sadame.judge.game._game import MAX_MOVE_CHARS, MAX_QUESTIONS, PlayRecord
-from sadame.judge.game._messages import REPHRASE, answer_intro, answer_progress, result_summary
+from sadame.judge.game._messages import (
+    REPHRASE,
+    answer_feedback,
+    answer_intro,
+    answer_progress,
+    question_feedback,
+    result_summary,
+)
 
 
 def test_a_full_game(seed_pack: PuzzlePack) -> None:

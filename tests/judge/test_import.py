@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sadame.cli import cli
 from sadame.judge import Judge, TableError, load_table
-from sadame.judge.authoring import import_seed_rules
+from sadame.judge.authoring._import import import_seed_rules
 from sadame.judge.engine._engine import judge_by_rules
 from sadame.normalize import normalize
 from tests.judge import seed_port

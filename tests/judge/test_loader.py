@@ -17,8 +17,7 @@ from sadame.judge import (
     parse_table,
     resolve_table,
 )
-from sadame.judge.authoring import table_schema
-from sadame.judge.engine._loader import MAX_TABLE_BYTES, PACK_FORMAT, TABLE_FORMAT
+from sadame.judge.engine._loader import MAX_TABLE_BYTES, PACK_FORMAT, TABLE_FORMAT, table_schema
 from sadame.judge.game import UnknownPuzzle
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from sadame.judge import PuzzlePack, RuleTable, load_table, parse_table
-from sadame.judge.authoring import coverage, lint_table, run_examples
+from sadame.judge.authoring import lint_table
+from sadame.judge.authoring._tools import coverage, run_examples
 from sadame.judge.game import UnknownPuzzle
 
 

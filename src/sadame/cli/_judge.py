@@ -24,20 +24,21 @@ from sadame.judge import (
     check_answer,
     resolve_table,
 )
-from sadame.judge.authoring import (
-    coverage,
-    import_seed_rules,
-    lint_table,
-    load_questions,
-    probe_table,
-    render_questions,
-    run_examples,
-    run_questions,
+from sadame.judge.authoring import lint_table, load_questions, probe_table, run_questions
+from sadame.judge.authoring._import import import_seed_rules
+from sadame.judge.authoring._questions import render_questions
+from sadame.judge.authoring._tools import coverage, run_examples
+from sadame.judge.engine._loader import (
+    PACK_FORMAT,
+    PACK_FORMAT2,
+    PACK_FORMAT3,
+    TABLE_FORMAT,
+    TABLE_FORMAT2,
     table_schema,
 )
-from sadame.judge.engine._loader import PACK_FORMAT, PACK_FORMAT2, PACK_FORMAT3, TABLE_FORMAT, TABLE_FORMAT2
 from sadame.judge.engine._natural import DEFAULT_POLICY, POLICIES
-from sadame.judge.game import answer_feedback, play
+from sadame.judge.game import play
+from sadame.judge.game._messages import answer_feedback
 
 __all__ = ["register", "rules_group"]
 

@@ -30,7 +30,7 @@ from sadame.db._checks import (
     sqlite_path,
 )
 
-__all__ = ["DEFAULT_URL", "Base", "DatabaseError", "DatabaseUnavailable", "make_engine", "resolve_url", "upgrade"]
+__all__ = ["Base", "DatabaseError", "DatabaseUnavailable", "make_engine", "resolve_url", "upgrade"]
 
 DEFAULT_URL = "sqlite:///sadame.db"
 _MIGRATION_LOCK = 0x5ADA3E  # advisory lock id held while migrating a PostgreSQL database

@@ -29,18 +29,17 @@ from sadame.judge import (
     bundled_pack,
     load_pack,
 )
-from sadame.judge.game import (
-    GameError,
-    GameState,
-    UnknownPuzzle,
-    answer_feedback,
-    measure_difficulty,
-    puzzle_catalog,
-    verdict_label,
-)
+from sadame.judge.game import GameError, GameState, UnknownPuzzle, measure_difficulty, puzzle_catalog
 from sadame.judge.game._catalog import STATUS_LABELS, parse_status, puzzle_difficulty
 from sadame.judge.game._game import MAX_ATTEMPTS, MAX_QUESTIONS, grade_answer, puzzle_hints
-from sadame.judge.game._messages import answer_intro, answer_progress, reply_note, result_summary
+from sadame.judge.game._messages import (
+    answer_feedback,
+    answer_intro,
+    answer_progress,
+    reply_note,
+    result_summary,
+    verdict_label,
+)
 from sadame.web._store import GameStore
 
 __all__ = ["GameService", "public_question"]

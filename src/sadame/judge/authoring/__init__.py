@@ -11,20 +11,13 @@ seed's rules, probe a pack for false confirmations and print the JSON Schema an 
 
 from __future__ import annotations
 
-from sadame.judge.authoring._import import import_seed_rules
 from sadame.judge.authoring._probe import probe_table
-from sadame.judge.authoring._questions import load_questions, render_questions, run_questions
-from sadame.judge.authoring._tools import coverage, lint_table, run_examples
-from sadame.judge.engine._loader import table_schema
+from sadame.judge.authoring._questions import load_questions, run_questions
+from sadame.judge.authoring._tools import lint_table
 
 __all__ = [
-    "coverage",
-    "import_seed_rules",
     "lint_table",
     "load_questions",
     "probe_table",
-    "render_questions",
-    "run_examples",
     "run_questions",
-    "table_schema",
 ]
