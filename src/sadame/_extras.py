@@ -5,7 +5,7 @@ is an extra (``pyproject.toml``): a feature that needs one calls :func:`require`
 its packages, and a missing package is a :class:`MissingExtra` whose message is one line naming
 the extra to install.
 
->>> missing_message("ja", "sudachipy")
+>>> missing_message("ja", "SudachiPy")
 "natural mode and the tracker's meaning need SudachiPy, which is not installed: pip install 'sadame[ja]'"
 """
 

@@ -57,10 +57,11 @@ def test_verify_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "not valid UTF-8" in result.output
 
 
-def test_verify_prints_lone_surrogates_escaped(tmp_path: Path) -> None:
+def test_a_lone_surrogate_argument_is_refused_in_one_line_naming_it(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["quote", "verify", "-s", str(_source(tmp_path)), "\ud800"])
     assert result.exit_code == 1
-    assert "\\ud800" in result.output
+    assert "not valid UTF-8" in result.output and "\\ud800" in result.output
+    assert len(result.output.strip().splitlines()) == 1
 
 
 def test_eval_command_on_the_shipped_set() -> None:

@@ -25,9 +25,11 @@ def _check_utf8(position: int, arg: str) -> None:
     try:
         arg.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raw = arg.encode("utf-8", "surrogateescape")
         try:
+            raw = arg.encode("utf-8", "surrogateescape")  # the bytes the shell passed
             raw.decode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate that no bytes stand for (\ud800)
+            detail = f"character {exc.start}, {arg[exc.start]!a}"
         except UnicodeDecodeError as bad:
             detail = f"byte 0x{raw[bad.start]:02x} at {bad.start}"
         else:

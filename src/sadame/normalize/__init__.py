@@ -19,12 +19,13 @@ from __future__ import annotations
 from sadame.normalize._core import Explanation, explain, normalize, normalize_with_offsets, replay
 from sadame.normalize._fingerprint import CONTRACT_VERSION, fingerprint
 from sadame.normalize._flags import Equivalence, NormalizeFlags, PunctuationMode, WhitespaceMode
-from sadame.normalize._presets import PRESETS, check_preset
+from sadame.normalize._presets import PRESETS, PREVIOUS_PRESETS, check_preset
 from sadame.normalize._steps import STEPS
 
 __all__ = [
     "CONTRACT_VERSION",
     "PRESETS",
+    "PREVIOUS_PRESETS",
     "Equivalence",
     "Explanation",
     "NormalizeFlags",

@@ -68,6 +68,10 @@ class GroundedNumber(BaseModel):
     spans: list[Span]
     occurrences: int
     truncated: bool
+    #: the value is in the source, but not in this claim's context (「数値は原文にあるが文脈が異なる」)
+    context_differs: bool = False
+    #: where the value does appear, in that other context
+    elsewhere: list[Span] = []
     position: str | None = None
 
 
