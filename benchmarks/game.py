@@ -22,7 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from sadame.judge import PuzzlePack, bundled_names, bundled_pack, load_pack
+from sadame.judge import PuzzlePack, bundled_pack, load_pack
+from sadame.judge.engine._loader import bundled_names
 from sadame.judge.game import puzzle_catalog
 
 

@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
-from sadame.judge import Puzzle, bundled_names, bundled_pack
+from sadame.judge import Puzzle, bundled_pack
+from sadame.judge.engine._loader import bundled_names
 from sadame.normalize import normalize
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Judge, PuzzlePack, bundled_names, bundled_pack, bundled_table
+from sadame.judge import Judge, PuzzlePack, bundled_pack, bundled_table
 from sadame.judge.authoring import lint_table
 from sadame.judge.authoring._tools import run_examples
+from sadame.judge.engine._loader import bundled_names
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack, check_answer
+from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_pack, check_answer
 from sadame.judge.authoring import lint_table, load_questions, run_questions
 from sadame.judge.authoring._tools import run_examples
+from sadame.judge.engine._loader import bundled_names
 from sadame.normalize import normalize
 
 

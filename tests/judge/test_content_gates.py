@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Puzzle, PuzzlePack, bundled_names, bundled_pack
+from sadame.judge import Puzzle, PuzzlePack, bundled_pack
+from sadame.judge.engine._loader import bundled_names
 from sadame.normalize import normalize
 
 PACKS = bundled_names("puzzles")

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_names, bundled_pack
+from sadame.judge import Judge, Puzzle, PuzzlePack, bundled_pack
 from sadame.judge.authoring import lint_table
 from sadame.judge.authoring._tools import run_examples
-from sadame.judge.engine._judge import UNKNOWN
+from sadame.judge.engine._judge import MATTERS, UNKNOWN
+from sadame.judge.engine._loader import bundled_names
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def test_everyday_natural_questions_meet_the_targets(everyday: PuzzlePack) -> No
             got = None if verdict == UNKNOWN else verdict
             if got == question.expect or (got is None and question.none_ok):
                 right += 1
-            elif got is not None:
+            elif got is not None and got != MATTERS:  # MATTERS hedges: neither right nor wrong
                 wrong += 1
         total = len(puzzle.questions)
         if right < 0.9 * total or wrong > 0.02 * total:

@@ -183,7 +183,8 @@ def test_measured_difficulty_is_reproducible_and_documented(game_pack: PuzzlePac
 
 def test_the_readme_gives_away_no_truth() -> None:
     """No sentence of any bundled puzzle's truth (真相) is quoted in the README."""
-    from sadame.judge import bundled_names, bundled_pack
+    from sadame.judge import bundled_pack
+    from sadame.judge.engine._loader import bundled_names
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     sentences = [

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sadame.judge import Judge, PuzzlePack, bundled_names, bundled_pack, parse_table
+from sadame.judge import Judge, PuzzlePack, bundled_pack, parse_table
 from sadame.judge.authoring import lint_table
+from sadame.judge.engine._loader import bundled_names
 
 
 def _pack(fmt: str) -> PuzzlePack:

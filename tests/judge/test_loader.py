@@ -8,16 +8,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from sadame.judge import (
-    PuzzlePack,
-    RuleTable,
-    TableError,
-    load_pack,
-    load_table,
-    parse_table,
+from sadame.judge import PuzzlePack, RuleTable, TableError, load_pack, load_table, parse_table
+from sadame.judge.engine._loader import (
+    MAX_TABLE_BYTES,
+    PACK_FORMAT,
+    TABLE_FORMAT,
     resolve_table,
+    table_schema,
 )
-from sadame.judge.engine._loader import MAX_TABLE_BYTES, PACK_FORMAT, TABLE_FORMAT, table_schema
 from sadame.judge.game import UnknownPuzzle
 
 

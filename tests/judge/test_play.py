@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli as cli_main
-from sadame.judge import PuzzlePack, bundled_names, bundled_pack
+from sadame.judge import PuzzlePack, bundled_pack
+from sadame.judge.engine._loader import bundled_names
 from sadame.judge.game import GameError, GameState, GameStatus, play
 from sadame.judge.game._messages import REPHRASE
 from sadame.judge.game._play import load_progress, save_progress

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from sadame.judge import PuzzlePack, bundled_names, bundled_pack, parse_table
+from sadame.judge import PuzzlePack, bundled_pack, parse_table
 from sadame.judge.authoring import probe_table
 from sadame.judge.authoring._probe import KINDS, mutations
+from sadame.judge.engine._loader import bundled_names
 
 from .test_facts import PUZZLE
 

@@ -86,7 +86,7 @@ def _smoke(python: Path, work: Path) -> None:
     contract = _run([python, "-m", "sadame", "contract", "--json"], cwd=work).stdout
     assert re.search(r'"sudachipy": "0\.[7-9]', contract)
     code = ("from fastapi.testclient import TestClient; from sadame.web import create_app; "
-            f"c = TestClient(create_app('sqlite:///{work}/web.db')); "
+            f"c = TestClient(create_app('sqlite:///{work}/web.db'), base_url='http://localhost'); "
             "r = c.post('/api/normalize', json={'text': 'ｷｬｯｼｭ？', 'preset': 'judge'}); "
             "print(r.status_code, r.json()['result'])")
     assert _run([python, "-c", code], cwd=work).stdout.split() == ["200", "きゃっしゅ"]

@@ -52,7 +52,8 @@ def leaks(bodies: list[str], truth_lines: list[str], words: list[str]) -> list[s
 def listed_text() -> list[str]:
     """What the puzzle list shows by design for every bundled pack: pack titles and
     descriptions, puzzle titles (rule words inside them prove nothing)."""
-    from sadame.judge import bundled_names, bundled_pack
+    from sadame.judge import bundled_pack
+    from sadame.judge.engine._loader import bundled_names
 
     shown: list[str] = []
     for name in bundled_names():

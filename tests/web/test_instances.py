@@ -33,7 +33,7 @@ def test_two_instances_share_sign_ins_budgets_and_tracker_data(postgres_server: 
     db = postgres_server.url(postgres_server.create_database())
     migrated = CliRunner().invoke(cli, ["db", "upgrade", "--db", db])
     assert migrated.exit_code == 0, migrated.output
-    key = create_key("acme", db).key
+    key = create_key(db, tenant="acme").key
     (a, url_a), (b, url_b) = _instance(db), _instance(db)
     try:
         assert httpx.get(f"{url_a}/readyz").status_code == httpx.get(f"{url_b}/readyz").status_code == 200

@@ -15,15 +15,7 @@ from typing import TextIO
 import click
 
 from sadame.cli._output import echo_json
-from sadame.judge import (
-    Judge,
-    JudgeError,
-    PuzzlePack,
-    RuleTable,
-    bundled_names,
-    check_answer,
-    resolve_table,
-)
+from sadame.judge import Judge, JudgeError, PuzzlePack, RuleTable, check_answer
 from sadame.judge.authoring import lint_table, load_questions, probe_table, run_questions
 from sadame.judge.authoring._import import import_seed_rules
 from sadame.judge.authoring._questions import render_questions
@@ -34,6 +26,8 @@ from sadame.judge.engine._loader import (
     PACK_FORMAT3,
     TABLE_FORMAT,
     TABLE_FORMAT2,
+    bundled_names,
+    resolve_table,
     table_schema,
 )
 from sadame.judge.engine._natural import DEFAULT_POLICY, POLICIES

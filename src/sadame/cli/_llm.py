@@ -113,7 +113,8 @@ def suggest_command(table: str, db_url: str | None, all_versions: bool, as_json:
     TABLE is a table/pack file or a bundled name. Questions the current rules
     already answer are left out.
     """
-    from sadame.judge import JudgeError, resolve_table
+    from sadame.judge import JudgeError
+    from sadame.judge.engine._loader import resolve_table
     from sadame.llm._cache import VerdictCache
     from sadame.llm._suggest import render_suggestions, suggest_rules
 

@@ -17,13 +17,11 @@ from sadame.judge.engine._engine import AnswerCheck, check_answer
 from sadame.judge.engine._errors import JudgeError, TableError
 from sadame.judge.engine._judge import FallbackAnswer, Judge, JudgeFallback, JudgeResult
 from sadame.judge.engine._loader import (
-    bundled_names,
     bundled_pack,
     bundled_table,
     load_pack,
     load_table,
     parse_table,
-    resolve_table,
 )
 from sadame.judge.engine._model import MATCHING_MODES, Puzzle, PuzzlePack, RuleTable
 
@@ -39,12 +37,10 @@ __all__ = [
     "PuzzlePack",
     "RuleTable",
     "TableError",
-    "bundled_names",
     "bundled_pack",
     "bundled_table",
     "check_answer",
     "load_pack",
     "load_table",
     "parse_table",
-    "resolve_table",
 ]

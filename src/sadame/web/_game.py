@@ -19,16 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sadame.judge import (
-    Judge,
-    JudgeFallback,
-    JudgeResult,
-    Puzzle,
-    PuzzlePack,
-    bundled_names,
-    bundled_pack,
-    load_pack,
-)
+from sadame.judge import Judge, JudgeFallback, JudgeResult, Puzzle, PuzzlePack, bundled_pack, load_pack
+from sadame.judge.engine._loader import bundled_names
 from sadame.judge.game import GameError, GameState, UnknownPuzzle, measure_difficulty, puzzle_catalog
 from sadame.judge.game._catalog import STATUS_LABELS, parse_status, puzzle_difficulty
 from sadame.judge.game._game import MAX_ATTEMPTS, MAX_QUESTIONS, grade_answer, puzzle_hints

@@ -18,6 +18,7 @@ from __future__ import annotations
 from sadame.judge.engine._errors import GameError, UnknownPuzzle
 from sadame.judge.game._catalog import measure_difficulty, puzzle_catalog
 from sadame.judge.game._game import GameState, GameStatus
+from sadame.judge.game._messages import answer_feedback, question_feedback
 from sadame.judge.game._play import play
 
 __all__ = [
@@ -25,7 +26,9 @@ __all__ = [
     "GameState",
     "GameStatus",
     "UnknownPuzzle",
+    "answer_feedback",
     "measure_difficulty",
     "play",
     "puzzle_catalog",
+    "question_feedback",
 ]

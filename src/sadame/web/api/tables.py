@@ -12,7 +12,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
-from sadame.judge import Judge, bundled_names, bundled_table
+from sadame.judge import Judge, bundled_table
+from sadame.judge.engine._loader import bundled_names
 from sadame.web.deps import ShortText
 from sadame.web.schemas.tables import TableListing, TableVerdict
 
