@@ -93,6 +93,17 @@ def _free(host: str, port: int) -> int:
         probe.close()
 
 
+def _bound(host: str, port: int, *, reuse_port: bool) -> socket.socket:
+    """A TCP socket bound to ``host:port``; :class:`PortInUse` (and nothing left open) when taken."""
+    sock = _socket(host, reuse_port=reuse_port)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PortInUse(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return sock
+
+
 def listeners(host: str, port: int, count: int) -> list[socket.socket]:
     """``count`` listening TCP sockets on ``host:port`` (one per worker process).
 
@@ -101,12 +112,7 @@ def listeners(host: str, port: int, count: int) -> list[socket.socket]:
     Raises :class:`PortInUse` when the address is taken.
     """
     if count <= 1:
-        sock = _socket(host, reuse_port=False)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            sock.close()
-            raise PortInUse(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        sock = _bound(host, port, reuse_port=False)
         sock.listen(BACKLOG)
         return [sock]
     port = _free(host, port)
@@ -128,23 +134,11 @@ def reserve(host: str, port: int) -> socket.socket:
     a worker joins with :func:`rejoin` once its app is built, and the kernel never hands a
     connection to a worker that is still starting. Raises :class:`PortInUse` when taken.
     """
-    port = _free(host, port)
-    sock = _socket(host, reuse_port=True)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise PortInUse(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    return sock
+    return _bound(host, _free(host, port), reuse_port=True)
 
 
 def rejoin(host: str, port: int) -> socket.socket:
     """One more ``SO_REUSEPORT`` listener on ``host:port`` (for a worker that replaces a dead one)."""
-    sock = _socket(host, reuse_port=True)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise PortInUse(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock = _bound(host, port, reuse_port=True)
     sock.listen(BACKLOG)
     return sock
