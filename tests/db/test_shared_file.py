@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -26,8 +25,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.web.conftest import _free_port
-from tests.web.test_workers import _wait_ready
+from tests.web.conftest import _free_port, stop_server, wait_ready
 
 SADAME = str(Path(sys.executable).parent / "sadame")
 ROUNDS = 8  # the figure docs/guide/track.md states
@@ -122,7 +120,7 @@ def test_server_and_cli_share_one_database(db_url: str, rounds: int) -> None:
                               env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, server)
+        wait_ready(url, server)
         work = Workload(db_url, url, key)
         for n in range(rounds):
             work.round(n)
@@ -131,12 +129,7 @@ def test_server_and_cli_share_one_database(db_url: str, rounds: int) -> None:
         users = httpx.get(f"{url}/api/track/users", headers=work.headers, timeout=60)
         assert users.status_code == 200 and set(users.json()) == {"http", "cli", "both"}
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)
     assert len(work.acknowledged) == rounds * 7 + 1
     stored = _stored(db_url)
     lost = set(work.acknowledged) - set(stored)

@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -56,6 +58,29 @@ def _free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+    """Until a ``sadame serve`` subprocess answers ``/api/puzzles`` (60 s; fails with its stderr if it exits)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        try:
+            if httpx.get(f"{url}/api/puzzles", timeout=10).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise AssertionError("sadame serve did not answer within 60 s")
+
+
+def stop_server(process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Stop a ``sadame serve`` subprocess as Ctrl+C does; kill it if it is still there after ``timeout``."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 def serve(app: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = _free_port()

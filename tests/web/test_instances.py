@@ -14,8 +14,8 @@ from sadame.cli import cli
 from sadame.judge import bundled_pack
 from sadame.web.admin import create_key
 from tests.conftest import PostgresServer
-from tests.web.conftest import _free_port
-from tests.web.test_workers import SADAME, _stop, _wait_ready
+from tests.web.conftest import _free_port, stop_server, wait_ready
+from tests.web.test_workers import SADAME
 
 
 def _instance(db: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -25,7 +25,7 @@ def _instance(db: str) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen([SADAME, "serve", "--workers", "1", "--port", str(port)], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    _wait_ready(url, process)
+    wait_ready(url, process)
     return process, url
 
 
@@ -60,5 +60,5 @@ def test_two_instances_share_sign_ins_budgets_and_tracker_data(postgres_server: 
                     for url in (url_a, url_b, url_a, url_b)]
         assert statuses == [200, 200, 200, 429]
     finally:
-        _stop(a)
-        _stop(b)
+        stop_server(a)
+        stop_server(b)

@@ -7,7 +7,6 @@ by default; the service must not), once without and once with ``--trusted-proxy`
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +16,7 @@ import pytest
 
 from sadame.web import WebSettings
 from sadame.web._trust import client_address, host_allowed, parse_proxies
-from tests.web.conftest import _free_port, running
-from tests.web.test_workers import _wait_ready
+from tests.web.conftest import _free_port, running, stop_server, wait_ready
 
 SADAME = str(Path(sys.executable).parent / "sadame")
 SESSIONS = 50  # WebSettings.client_sessions: new anonymous sessions per address and day
@@ -44,17 +42,8 @@ def _serve(db: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen([SADAME, "serve", "--workers", "1", "--port", str(port), "--db", db, *extra],
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    _wait_ready(url, process)
+    wait_ready(url, process)
     return process, url
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def test_a_spoofed_forwarded_for_gets_no_extra_budget(tmp_path: Path) -> None:
@@ -62,7 +51,7 @@ def test_a_spoofed_forwarded_for_gets_no_extra_budget(tmp_path: Path) -> None:
     try:
         statuses = _new_sessions(url, SESSIONS + 10)
     finally:
-        _stop(process)
+        stop_server(process, timeout=30)
     assert statuses[:SESSIONS] == [200] * SESSIONS and set(statuses[SESSIONS:]) == {429}
 
 
@@ -72,7 +61,7 @@ def test_a_configured_proxy_is_believed(tmp_path: Path) -> None:
     try:
         statuses = _new_sessions(url, SESSIONS + 10)
     finally:
-        _stop(process)
+        stop_server(process, timeout=30)
     assert statuses == [200] * (SESSIONS + 10)  # 203.0.113.n: a different client each time
 
 

@@ -6,17 +6,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from tests.conftest import PostgresServer
 from tests.web._sockets import accepted_sockets
-from tests.web.conftest import _free_port
+from tests.web.conftest import _free_port, stop_server, wait_ready
 
 SADAME = str(Path(sys.executable).parent / "sadame")
 
@@ -41,18 +39,6 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-        try:
-            if httpx.get(f"{url}/api/puzzles", timeout=10).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise AssertionError("sadame serve did not answer within 60 s")
-
-
 def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> None:
     db = postgres_server.url(postgres_server.create_database())
     port = _free_port()
@@ -63,7 +49,7 @@ def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> No
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, process)
+        wait_ready(url, process)
         spawned = [p for p in _children(process.pid) if b"spawn_main" in _cmdline(p)]
         assert len(spawned) == 2
         with httpx.Client(base_url=url) as client:
@@ -78,12 +64,7 @@ def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> No
         with httpx.Client(base_url=url, cookies=cookies) as client:
             assert len(client.get(base).json()["history"]) == 31
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process, timeout=30)
     assert process.returncode is not None
     out = process.stdout.read().decode() if process.stdout else ""
     assert "2 worker(s)" in out
@@ -94,17 +75,8 @@ def _serve(db: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")}
     process = subprocess.Popen([SADAME, "serve", "--workers", str(workers), "--port", str(port), "--db", db],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _wait_ready(f"http://127.0.0.1:{port}", process)
+    wait_ready(f"http://127.0.0.1:{port}", process)
     return process, port
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def _keep_alive_clients(port: int, count: int) -> list[http.client.HTTPConnection]:
@@ -138,7 +110,7 @@ def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_pa
             for conn in clients:
                 conn.close()
         finally:
-            _stop(process)
+            stop_server(process)
 
 
 def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:
@@ -149,7 +121,7 @@ def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:
         assert second.returncode == 1
         assert f"cannot listen on 127.0.0.1:{port}" in second.stderr and "Traceback" not in second.stderr
     finally:
-        _stop(process)
+        stop_server(process)
 
 
 def test_metrics_sum_every_worker_and_logs_are_json_with_request_ids(tmp_path: Path) -> None:
@@ -163,10 +135,10 @@ def test_metrics_sum_every_worker_and_logs_are_json_with_request_ids(tmp_path: P
             assert response.headers["x-request-id"] == f"probe-{n}"
         text = httpx.get(f"{url}/metrics", timeout=30).text
     finally:
-        _stop(process)
+        stop_server(process)
     counted = [s for family in text_string_to_metric_families(text) for s in family.samples
                if s.name == "sadame_http_requests_total" and s.labels["route"] == "/api/puzzles"]
-    assert sum(s.value for s in counted) >= 24 + 1  # the probes, and _wait_ready's request
+    assert sum(s.value for s in counted) >= 24 + 1  # the probes, and wait_ready's request
     lines = [json.loads(line) for line in (process.stderr.read().decode() if process.stderr else "").splitlines()
              if line.startswith("{")]
     probes = [line for line in lines if str(line.get("request_id", "")).startswith("probe-")]
