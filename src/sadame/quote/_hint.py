@@ -88,7 +88,8 @@ def _windows(target: str, text: str) -> list[tuple[int, int]]:
 def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | None:
     """The passage of ``verifier.source`` nearest to ``quote``, or None when nothing is near."""
     target = verifier.normalized_quote(quote)
-    text = verifier.normalized.text
+    mapped = verifier.mapped
+    text = mapped.text
     if not target or not text:
         return None
     best: tuple[float, int, int] | None = None
@@ -103,6 +104,6 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
     core = _core(target, text, start, end)
     if core is None:
         return None  # not two characters in a row in common: no passage is near
-    span = verifier.normalized.original_span(start, end)
-    a, b = _clip_to_lines(verifier.source, span, verifier.normalized.original_span(*core))
+    span = mapped.original_span(start, end)
+    a, b = _clip_to_lines(verifier.source, span, mapped.original_span(*core))
     return NearestPassage(Span(a, b, verifier.source[a:b]), round(float(score), 1))

@@ -1,7 +1,10 @@
 """Verbatim quote verification: does a quote really appear in its source, and where?
 
-The source is normalized **once**, with offsets (:func:`sadame.normalize.normalize_with_offsets`);
-each quote is normalized with the same preset and looked up with ``str.find`` in the
+The source is normalized **once** per process (kept by :func:`source_map`, a small cache
+shared by every verifier): on the plain path, a block of lines at a time, with offsets
+computed only for the blocks around a hit (:class:`sadame.normalize._blocks.LazyOffsets`;
+the same spans as :func:`sadame.normalize.normalize_with_offsets`, which the tests compare).
+Each quote is normalized with the same preset and looked up with ``str.find`` in the
 normalized source. A hit is mapped back to the original source, so every result
 carries the span of the *original* text the quote came from.
 
@@ -52,11 +55,14 @@ No regular expression is ever built from user text; lookups are ``str.find``.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from sadame.normalize import normalize, normalize_with_offsets
+from sadame.normalize import NormalizeFlags, normalize
+from sadame.normalize._blocks import LazyOffsets
 from sadame.normalize._core import NormalizedText
 from sadame.normalize._presets import resolve_flags
 
@@ -64,6 +70,7 @@ __all__ = [
     "ALIGN_BUDGET",
     "DEFAULT_MAX_SPANS",
     "ELLIPSIS_MARKERS",
+    "MAX_MAPPED_CHARS",
     "MAX_PARTS",
     "VERIFIED_STATUSES",
     "QuotePart",
@@ -71,6 +78,7 @@ __all__ = [
     "QuoteStatus",
     "QuoteVerifier",
     "Span",
+    "source_map",
     "split_ellipsis",
     "verify_quote",
     "verify_quotes",
@@ -109,8 +117,52 @@ ELLIPSIS_MARKERS: tuple[str, ...] = (
 # with the spaces around them. Linear: each alternative is a single character class run.
 _ELLIPSIS = re.compile(r"[ \t\u3000]*(?:[（(\[［]中略[）)\]］]|…+|‥+|\.{3,}|・{3,})[ \t\u3000]*")
 
+# Every match of _ELLIPSIS contains one of these.
+_MARKER_CORES = ("…", "‥", "...", "・・・", "中略")
+_SURVIVES = re.compile("[\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff]")
 _MAX_WIDEN = 8  # deleted characters tried one by one on each side of a hit
 _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (bounds the work)
+
+#: Source characters whose normalized text (and offsets, as computed) :func:`source_map` keeps.
+MAX_MAPPED_CHARS = 2_000_000
+_MAX_MAPPED = 16
+
+
+class _MapCache:
+    """Normalized sources by (flags, source), least recently used first out."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[NormalizeFlags, str], LazyOffsets] = OrderedDict()
+        self._chars = 0
+
+    def get(self, source: str, flags: NormalizeFlags, full: NormalizedText | None = None) -> LazyOffsets:
+        key = (flags, source)  # a str caches its hash: a repeated source costs one comparison
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and (full is None or found.has_full()):
+                self._items.move_to_end(key)
+                return found
+        built = LazyOffsets(source, flags, full=full)  # outside the lock
+        if len(source) > MAX_MAPPED_CHARS:
+            return built
+        with self._lock:
+            old = self._items.pop(key, None)
+            self._chars += len(source) - (len(old.original) if old is not None else 0)
+            self._items[key] = built
+            while len(self._items) > _MAX_MAPPED or self._chars > MAX_MAPPED_CHARS:
+                _key, gone = self._items.popitem(last=False)
+                self._chars -= len(gone.original)
+        return built
+
+
+_maps = _MapCache()
+
+
+def source_map(source: str, preset: str, full: NormalizedText | None = None) -> LazyOffsets:
+    """``source`` normalized with ``preset``, offsets on demand, built once per process
+    (``full``: its offsets, already computed)."""
+    return _maps.get(source, resolve_flags(preset, None), full)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +232,8 @@ def split_ellipsis(quote: str) -> list[str]:
     >>> split_ellipsis("省略なし")
     ['省略なし']
     """
+    if not any(marker in quote for marker in _MARKER_CORES):  # the common case, without the regex
+        return [quote] if quote else []
     return [part for part in _ELLIPSIS.split(quote) if part]
 
 
@@ -203,8 +257,8 @@ class _Search:
 class QuoteVerifier:
     """Checks many quotes against one source, normalizing the source at most once.
 
-    The normalized source is computed lazily: a batch of quotes that are all raw
-    substrings never pays for normalization.
+    The normalized source is computed lazily (and kept by :func:`source_map`): a batch of
+    quotes that are all raw substrings never pays for normalization.
 
     >>> v = QuoteVerifier("- **安定性**: 不足している")
     >>> r = v.verify("安定性: 不足")
@@ -217,7 +271,7 @@ class QuoteVerifier:
     fuzzy: bool = False
     threshold: float | None = None
     max_spans: int = DEFAULT_MAX_SPANS
-    _normalized: NormalizedText | None = field(default=None, init=False, repr=False)
+    _normalized: LazyOffsets | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -232,18 +286,23 @@ class QuoteVerifier:
             raise ValueError(f"max_spans must be a positive int, got {self.max_spans!r}")
 
     @property
-    def normalized(self) -> NormalizedText:
-        """The source normalized with :attr:`preset`, with offsets (computed once)."""
+    def mapped(self) -> LazyOffsets:
+        """The source normalized with :attr:`preset`, offsets on demand (computed once)."""
         if self._normalized is None:
-            self._normalized = normalize_with_offsets(self.source, preset=self.preset)
+            self._normalized = source_map(self.source, self.preset)
         return self._normalized
+
+    @property
+    def normalized(self) -> NormalizedText:
+        """The source normalized with :attr:`preset`, with the offsets of the whole text."""
+        return self.mapped.full()
 
     def use_normalized(self, normalized: NormalizedText) -> None:
         """Adopt an already computed :attr:`normalized` (the source with this preset's
         flags, with offsets: see :func:`sadame.quote._cache.prepare_source`)."""
         if normalized.original != self.source or normalized.flags != resolve_flags(self.preset, None):
             raise ValueError("not this source normalized with this preset")
-        self._normalized = normalized
+        self._normalized = source_map(self.source, self.preset, normalized)
 
     # -- public -------------------------------------------------------------------
 
@@ -257,7 +316,9 @@ class QuoteVerifier:
             return self._invalid(_describe(quote), f"quote is {type(quote).__name__}, not a string")
         if quote == "":
             return self._invalid(quote, "empty quote")
-        norm_quote = normalize(quote, preset=self.preset)
+        # A kana or kanji survives every step of every preset, so such a quote never
+        # normalizes to empty text: when it is a raw substring, it is not normalized at all.
+        norm_quote = None if _SURVIVES.search(quote) else normalize(quote, preset=self.preset)
         if norm_quote == "":
             if not quote.strip():
                 return self._invalid(quote, "quote is only whitespace")
@@ -271,6 +332,8 @@ class QuoteVerifier:
         raw = self._raw_hits(quote, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
+        if norm_quote is None:
+            norm_quote = normalize(quote, preset=self.preset)
         hits = self._norm_hits(search, norm_quote, limit=self.max_spans + 1)
         if hits:
             return self._found(quote, "normalized", [h.span for h in hits])
@@ -298,7 +361,7 @@ class QuoteVerifier:
 
     def _norm_hits(self, search: _Search, norm_quote: str, start: int = 0, limit: int | None = None) -> list[_Hit]:
         limit = self.max_spans if limit is None else limit
-        text = self.normalized.text
+        text = self.mapped.text
         hits: list[_Hit] = []
         unaligned = 0
         pos = text.find(norm_quote, start)
@@ -318,10 +381,14 @@ class QuoteVerifier:
         """The smallest original span around normalized ``[start, end)`` that
         normalizes to exactly ``norm_quote``, widened over deleted characters if needed;
         else the span aligned in context (see the module docstring); else None."""
-        nt = self.normalized
-        a_min, b_min = nt.original_span(start, end)
-        a_max = min(nt.ends[start - 1], a_min) if start > 0 else 0
-        b_max = max(nt.starts[end], b_min) if end < len(nt.text) else len(nt.original)
+        lazy = self.mapped
+        w, n, o = lazy.window(start - 1, end + 1)  # the offsets of the hit and its two neighbours
+        a_min, b_min = w.original_span(start - n, end - n)
+        a_min, b_min = a_min + o, b_min + o
+        before = w.ends[start - 1 - n] + o if start > 0 else 0
+        after = w.starts[end - n] + o if end < len(lazy.text) else len(self.source)
+        a_max = min(before, a_min) if start > 0 else 0
+        b_max = max(after, b_min) if end < len(lazy.text) else len(self.source)
         lefts = [a_min - k for k in range(min(a_min - a_max, _MAX_WIDEN) + 1)]
         rights = [b_min + k for k in range(min(b_max - b_min, _MAX_WIDEN) + 1)]
         if lefts[-1] != a_max:
@@ -332,13 +399,12 @@ class QuoteVerifier:
         for a, b in candidates:
             if search.budget <= 0:
                 return None
-            piece = nt.original[a:b]
-            search.budget -= len(piece)
-            if normalize(piece, preset=self.preset) == norm_quote:
-                return Span(a, b, piece)
+            search.budget -= b - a
+            if lazy.piece(a, b) == norm_quote:  # normalize(source[a:b]), kept per source
+                return Span(a, b, self.source[a:b])
         # In context: no character before the hit nor after it came from inside the span.
-        if (start == 0 or nt.ends[start - 1] <= a_min) and (end == len(nt.text) or nt.starts[end] >= b_min):
-            return Span(a_min, b_min, nt.original[a_min:b_min])
+        if (start == 0 or before <= a_min) and (end == len(lazy.text) or after >= b_min):
+            return Span(a_min, b_min, self.source[a_min:b_min])
         return None
 
     def _verify_parts(self, search: _Search, quote: str, parts: list[str]) -> QuoteResult | None:
@@ -442,7 +508,7 @@ class QuoteVerifier:
         )
 
     def _missing(self, search: _Search, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
-        text = self.normalized.text
+        text = self.mapped.text
         if len(norm_quote) > len(text):
             return self._result(quote, "missing", reason="quote is longer than the source")
         if not self.fuzzy:
@@ -462,11 +528,11 @@ class QuoteVerifier:
     def _fuzzy(self, quote: str, norm_quote: str) -> QuoteResult:
         from rapidfuzz import fuzz
 
-        text = self.normalized.text
+        text = self.mapped.text
         alignment = fuzz.partial_ratio_alignment(norm_quote, text)
         if alignment is None or alignment.dest_end <= alignment.dest_start or alignment.score <= 0:
             return self._result(quote, "missing", score=0.0, reason="no approximate alignment")
-        a, b = self.normalized.original_span(alignment.dest_start, alignment.dest_end)
+        a, b = self.mapped.original_span(alignment.dest_start, alignment.dest_end)
         span = Span(a, b, self.source[a:b])
         score = round(float(alignment.score), 2)
         return self._result(

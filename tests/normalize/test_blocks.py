@@ -1,0 +1,65 @@
+"""LazyOffsets (normalize/_blocks.py): the block-by-block plain text and its windows of
+offsets equal normalize() and normalize_with_offsets() of the whole text, position by position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sadame.normalize import PRESETS, normalize, normalize_with_offsets
+from sadame.normalize._blocks import LazyOffsets
+from sadame.normalize._presets import resolve_flags
+
+EVALS = Path(__file__).resolve().parents[2] / "evals" / "quote"
+SOURCES = sorted([*EVALS.glob("sources/*.md"), *EVALS.glob("hard_sources/*.md")])
+
+# Lines rich in what the steps touch at a line's ends: Markdown markers, brackets, commas,
+# colons, whitespace, compatibility and combining characters, and CJK characters (the cuts).
+PIECES = st.sampled_from(
+    [*"*_`~[]()#>-+.1 \t　ｶﾞアあ漢、。「」『』“”\",:：，,Σﬃ①㈱", "\u0301", "\u3099", "\ufeff", "\u00a0",
+     "- ", "1. ", "**", "> ", "`c`", "[a](b)", "保守性", "ー", "\n", "\n\n", "漢\n字", "。\n- **", "」\n「"]
+)
+TEXTS = st.lists(PIECES, min_size=1, max_size=120).map("".join)
+
+
+def check_same(text: str, preset: str, block: int) -> LazyOffsets:
+    flags = resolve_flags(preset, None)
+    lazy = LazyOffsets(text, flags, block=block)
+    full = normalize_with_offsets(text, flags=flags)
+    assert lazy.text == normalize(text, flags=flags) == full.text
+    for i in range(len(full.text)):
+        window, n, o = lazy.window(i, i + 1)
+        assert window.text == full.text[n : n + len(window.text)]
+        assert (window.starts[i - n] + o, window.ends[i - n] + o) == (full.starts[i], full.ends[i])
+    for a, b in ((0, len(full.text)), (len(full.text) // 3, len(full.text) // 2), (len(full.text), len(full.text))):
+        assert lazy.original_span(a, b) == full.original_span(a, b)
+    return lazy
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_eval_sources_lazy_equals_full(path: Path, preset: str) -> None:
+    lazy = check_same(path.read_text(encoding="utf-8"), preset, 128)
+    if preset == "quote":
+        assert len(lazy._orig) > 2  # the eval sources are cut into blocks: the lazy path is tested
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS, block=st.integers(min_value=1, max_value=40))
+def test_random_texts_lazy_equals_full(text: str, block: int) -> None:
+    check_same(text, "quote", block)
+
+
+def test_a_wrapped_text_is_one_block() -> None:
+    text = "「" + "漢字\n" * 100 + "字」"
+    lazy = check_same(text, "quote", 8)
+    assert len(lazy._orig) == 2 and normalize(text, preset="quote").startswith("漢")
+
+
+def test_other_presets_and_short_texts_are_one_block() -> None:
+    assert len(check_same("漢字\n" * 200, "decoration", 8)._orig) == 2
+    assert len(check_same("漢字", "quote", 8)._orig) == 2
+    assert len(check_same("漢字\n" * 200, "quote", 8)._orig) > 2

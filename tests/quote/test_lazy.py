@@ -1,0 +1,96 @@
+"""The quote check on the lazy offsets (blocks, windows) gives exactly the results of the
+whole text's offsets: same statuses, spans, reasons, on the eval sets and random mixes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sadame.normalize import normalize, normalize_with_offsets
+from sadame.normalize._blocks import LazyOffsets
+from sadame.normalize._presets import resolve_flags
+from sadame.quote import verify_quotes
+from sadame.quote._hint import nearest_passage
+from sadame.quote._verify import _SURVIVES, QuoteVerifier
+
+EVALS = Path(__file__).resolve().parents[2] / "evals" / "quote"
+
+
+def _cases() -> list[tuple[str, list[str]]]:
+    cases: dict[str, list[str]] = {}
+    for name in ("cases.jsonl", "hard.jsonl"):
+        for line in (EVALS / name).read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                case = json.loads(line)
+                if "source_path" in case:
+                    quotes = [q if isinstance(q, str) else q["text"] for q in case.get("quotes", [])]
+                    cases.setdefault(case["source_path"], []).extend(quotes)
+    return sorted(cases.items())
+
+
+def _both(source: str, quotes: list[str], block: int, full_after: float = float("inf")) -> None:
+    flags = resolve_flags("quote", None)
+    lazy, full = QuoteVerifier(source), QuoteVerifier(source)
+    lazy._normalized = LazyOffsets(source, flags, block=block, full_after=full_after)
+    full._normalized = LazyOffsets(source, flags, full=normalize_with_offsets(source, flags=flags))
+    assert [r.to_dict() for r in lazy.verify_many(quotes)] == [r.to_dict() for r in full.verify_many(quotes)]
+    for quote in quotes[:20]:
+        assert nearest_passage(lazy, quote) == nearest_passage(full, quote)
+    mapped = lazy._normalized
+    assert mapped is not None
+    if len(mapped._orig) > 2 and full_after == float("inf"):  # cut into blocks: answered from windows, never the whole text's offsets
+        assert not mapped.has_full()
+
+
+@pytest.mark.parametrize(("block", "full_after"), [(16, float("inf")), (128, float("inf")), (16, 0.5)])
+@pytest.mark.parametrize(("path", "quotes"), _cases(), ids=lambda value: value if isinstance(value, str) else "")
+def test_eval_sets_lazy_equals_full(path: str, quotes: list[str], block: int, full_after: float) -> None:
+    """Windows only, and windows until they cover half the source (then its whole offsets)."""
+    _both((EVALS / path).read_text(encoding="utf-8"), quotes, block, full_after)
+
+
+LINES = st.sampled_from(
+    ["- **保守性**: tools: 照合結果が不足している。", "1. 売上は1億2000万円、前年比3割増。", "「引用」と『引用』",
+     "- `code` 漢字かな混じり文", "> 引用ブロック：確認済み", "ｶﾞｷﾞ半角カナ、ＡＢＣ全角", "保守性", "漢字", "",
+     "  字下げ行", "a, b: c", "[リンク](http://x) の説明", "**太字**の後", "結論", "㈱サダメ"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(LINES, min_size=1, max_size=40), picks=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 30), st.booleans()), max_size=12), block=st.integers(1, 64))
+def test_random_mixes_lazy_equals_full(lines: list[str], picks: list[tuple[int, int, bool]], block: int) -> None:
+    source = "\n".join(lines)
+    plain = normalize(source, preset="quote")
+    quotes: list[str] = []
+    for at, size, from_plain in picks:
+        text = plain if from_plain else source
+        if text:
+            start = at % len(text)
+            quote = text[start : start + size]
+            quotes += [quote, quote[:-1] + "偽"]
+    _both(source, quotes, block)
+
+
+def test_bold_label_partial_quote_lazy() -> None:
+    source = "前置き。\n" * 50 + "- **保守性**: tools: 照合する。\n" + "後書き。\n" * 50
+    _both(source, ["守性: tools: 照合する。", "保守性: tools", "tools: 照合"], 8)
+    assert verify_quotes(["守性: tools: 照合する。"], source)[0].status == "normalized"
+
+
+@pytest.mark.parametrize("preset", ["quote", "decoration", "judge", "numeric", "issue"])
+@settings(max_examples=200, deadline=None)
+@given(
+    before=st.text(max_size=12) | st.lists(LINES, max_size=3).map("".join),
+    after=st.text(max_size=12),
+    char=st.characters(min_codepoint=0x3041, max_codepoint=0x3096)
+    | st.characters(min_codepoint=0x30A1, max_codepoint=0x30FA)
+    | st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+)
+def test_a_kana_or_kanji_never_normalizes_away(preset: str, before: str, after: str, char: str) -> None:
+    """verify() skips normalizing a raw-found quote with a kana or kanji: it cannot be empty."""
+    assert _SURVIVES.search(char)
+    assert normalize(before + char + after, preset=preset) != ""
