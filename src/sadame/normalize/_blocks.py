@@ -104,7 +104,7 @@ class LazyOffsets:
     """
 
     __slots__ = (
-        "_block_flags", "_budget", "_full", "_lock", "_memo", "_norm", "_orig", "_spent", "_windows", "flags", "original",
+        "_block_flags", "_budget", "_full", "_lock", "_memo", "_norm", "_orig", "_positions", "_spent", "_windows", "flags", "original",
         "text",
     )
 
@@ -125,6 +125,7 @@ class LazyOffsets:
         self._spent = 0  # original characters normalized into windows so far
         self._budget = full_after * len(original)
         self._memo: dict[str, str] = {}
+        self._positions: dict[tuple[str, int], tuple[int, ...]] = {}
         block_flags = _blockwise(flags) if full is None else None
         cuts = self._cuts(original, block) if block_flags is not None else []
         if block_flags is None or not cuts or _may_wrap(original[: cuts[0]], original[cuts[-1] :], flags):
@@ -172,6 +173,24 @@ class LazyOffsets:
                 if len(self._memo) >= _MEMO:
                     self._memo.clear()
                 self._memo[text] = found
+        return found
+
+    def positions(self, needle: str, count: int) -> tuple[int, ...]:
+        """The first ``count`` positions of ``needle`` in :attr:`text` (each search starting
+        one character after the last hit, as ``str.find`` loops do), kept per text."""
+        key = (needle, count)
+        found = self._positions.get(key)
+        if found is None:
+            hits: list[int] = []
+            pos = self.text.find(needle)
+            while pos != -1 and len(hits) < count:
+                hits.append(pos)
+                pos = self.text.find(needle, pos + 1)
+            found = tuple(hits)
+            if len(needle) <= _MEMO_PIECE:
+                if len(self._positions) >= _MEMO:
+                    self._positions.clear()
+                self._positions[key] = found
         return found
 
     def has_full(self) -> bool:

@@ -266,7 +266,9 @@ class NormalizedText:
         if start == end:
             position = self.starts[start] if start < len(self.text) else len(self.original)
             return position, position
-        return min(self.starts[start:end]), max(self.ends[start:end])
+        # Both maps are non-decreasing (every step keeps its output in input order; property-
+        # tested in tests/normalize/test_offsets.py), so the covering span is read at its ends.
+        return self.starts[start], self.ends[end - 1]
 
     def original_slice(self, start: int, end: int) -> str:
         """The original text behind normalized ``text[start:end]``."""

@@ -347,9 +347,14 @@ class NumberIndex:
     #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
     #: check, which continues from it); used while scanning, not kept
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
-    _at: dict[tuple[str, str], list[int]] = field(default_factory=dict, init=False, repr=False)
-    _bare: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
-    _said: dict[tuple[str, str], set[str]] = field(default_factory=dict, init=False, repr=False)
+    #: the words around each span of ``by_value`` (same order)
+    _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
+    #: (category, value, words) of each mention, for _said (built on first use)
+    _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
+    _said_index: dict[tuple[str, str], set[str]] | None = field(default=None, init=False, repr=False)
+    #: per value: word -> the indexes of its spans with that word around them ("": none), built
+    #: when a claim first asks for the value
+    _by_word: dict[str, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -362,15 +367,25 @@ class NumberIndex:
         mentions, contexts, self.truncated = _scan(self.source, self.prepared)
         self.prepared = None
         for m, words in zip(mentions, contexts, strict=True):
+            span = Span(m.start, m.end, m.text)
             for value in (m.value, *_precisions(m.value)):
-                spans = self.by_value.setdefault(value, [])
-                for word in words:  # the occurrences of each value, by the words around them
-                    self._at.setdefault((value, word), []).append(len(spans))
-                if not words:
-                    self._bare.setdefault(value, []).append(len(spans))
-                spans.append(Span(m.start, m.end, m.text))
-            for word in words:  # what the source says next to each word, by category
-                self._said.setdefault((m.category, word), set()).add(m.value)
+                self.by_value.setdefault(value, []).append(span)
+                self._words.setdefault(value, []).append(words)
+            if words:
+                self._mentions.append((m.category, m.value, words))
+
+    @property
+    def _said(self) -> dict[tuple[str, str], set[str]]:
+        """What the source says next to each word, by category: (category, word) -> values
+        (built on first use: only a claim whose words agree with no same-value mention asks)."""
+        said = self._said_index
+        if said is None:
+            said = {}
+            for category, value, words in self._mentions:
+                for word in words:
+                    said.setdefault((category, word), set()).add(value)
+            self._said_index = said
+        return said
 
     def ground(self, claim: object) -> ClaimResult:
         """Ground every numeric expression of ``claim`` (of the index's kinds)."""
@@ -392,10 +407,11 @@ class NumberIndex:
 
     def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
         every = self.by_value.get(mention.value, [])
-        if words:
-            agree = set(self._bare.get(mention.value, ()))
+        if words:  # the mentions with no words of their own, or sharing one with the claim
+            index = self._word_index(mention.value)
+            agree = set(index.get("", ()))
             for word in words:
-                agree.update(self._at.get((mention.value, word), ()))
+                agree.update(index.get(word, ()))
         else:
             agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
         if every and not agree and self._says_otherwise(mention, words):
@@ -408,6 +424,16 @@ class NumberIndex:
         return GroundedNumber(
             mention, bool(every), tuple(spans), len(every), len(every) > MAX_NUMBER_SPANS
         )
+
+    def _word_index(self, value: str) -> dict[str, list[int]]:
+        index = self._by_word.get(value)
+        if index is None:
+            index = {}
+            for i, theirs in enumerate(self._words.get(value, ())):
+                for word in theirs or ("",):  # (a word is two characters: "" marks no words)
+                    index.setdefault(word, []).append(i)
+            self._by_word[value] = index  # whole, once built: safe to share across threads
+        return index
 
     def _says_otherwise(self, mention: NumberMention, words: frozenset[str]) -> bool:
         """True when the source puts a different number of the same category next to the

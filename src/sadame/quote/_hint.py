@@ -22,6 +22,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from sadame.normalize._blocks import LazyOffsets
 from sadame.quote._verify import QuoteVerifier, Span
 
 __all__ = ["MIN_SCORE", "NearestPassage", "nearest_passage"]
@@ -60,21 +61,20 @@ def _core(target: str, text: str, start: int, end: int) -> tuple[int, int] | Non
     return found[0], min(end, found[-1] + 2)
 
 
-def _windows(target: str, text: str) -> list[tuple[int, int]]:
-    """Windows of ``text`` where ``target`` may be: around the occurrences of a few evenly
-    spaced k-grams of it (at most :data:`_SAMPLES` grams, :data:`_PER_GRAM` occurrences
-    each, found with ``str.find``), a quote's length of margin on each side, merged."""
+def _windows(target: str, mapped: LazyOffsets) -> list[tuple[int, int]]:
+    """Windows of the normalized source where ``target`` may be: around the occurrences of a
+    few evenly spaced k-grams of it (at most :data:`_SAMPLES` grams, the first
+    :data:`_PER_GRAM` occurrences of each, found with ``str.find`` and kept per source), a
+    quote's length of margin on each side, merged."""
+    text = mapped.text
     k = 2 if len(target) <= 12 else 3
     k = min(k, len(target))
     starts = range(0, len(target) - k + 1, max(1, (len(target) - k + 1) // _SAMPLES))
     spans: list[tuple[int, int]] = []
     for offset in list(starts)[:_SAMPLES]:
-        gram = target[offset : offset + k]
-        pos, seen = text.find(gram), 0
-        while pos != -1 and seen < _PER_GRAM:
+        for pos in mapped.positions(target[offset : offset + k], _PER_GRAM):
             begin = pos - offset
             spans.append((max(0, begin - len(target) // 2), min(len(text), begin + len(target) + len(target) // 2)))
-            pos, seen = text.find(gram, pos + 1), seen + 1
     spans.sort()
     merged: list[tuple[int, int]] = []
     for a, b in spans:
@@ -93,7 +93,7 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
     if not target or not text:
         return None
     best: tuple[float, int, int] | None = None
-    for a, b in _windows(target, text):
+    for a, b in _windows(target, mapped):
         alignment = fuzz.partial_ratio_alignment(target, text[a:b], score_cutoff=MIN_SCORE)
         found = alignment is not None and alignment.dest_end > alignment.dest_start
         if found and alignment is not None and (best is None or alignment.score > best[0]):

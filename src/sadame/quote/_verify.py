@@ -54,6 +54,7 @@ No regular expression is ever built from user text; lookups are ``str.find``.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -118,7 +119,7 @@ ELLIPSIS_MARKERS: tuple[str, ...] = (
 _ELLIPSIS = re.compile(r"[ \t\u3000]*(?:[（(\[［]中略[）)\]］]|…+|‥+|\.{3,}|・{3,})[ \t\u3000]*")
 
 # Every match of _ELLIPSIS contains one of these.
-_MARKER_CORES = ("…", "‥", "...", "・・・", "中略")
+_MARKER_CORE = re.compile(r"…|‥|\.\.\.|・・・|中略")
 _SURVIVES = re.compile("[\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff]")
 _MAX_WIDEN = 8  # deleted characters tried one by one on each side of a hit
 _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (bounds the work)
@@ -232,7 +233,7 @@ def split_ellipsis(quote: str) -> list[str]:
     >>> split_ellipsis("省略なし")
     ['省略なし']
     """
-    if not any(marker in quote for marker in _MARKER_CORES):  # the common case, without the regex
+    if _MARKER_CORE.search(quote) is None:  # the common case, without the splitting pattern
         return [quote] if quote else []
     return [part for part in _ELLIPSIS.split(quote) if part]
 
@@ -389,14 +390,19 @@ class QuoteVerifier:
         after = w.starts[end - n] + o if end < len(lazy.text) else len(self.source)
         a_max = min(before, a_min) if start > 0 else 0
         b_max = max(after, b_min) if end < len(lazy.text) else len(self.source)
+        if search.budget <= 0:
+            return None
+        search.budget -= b_min - a_min  # the smallest span first (the commonest answer)
+        if lazy.piece(a_min, b_min) == norm_quote:
+            return Span(a_min, b_min, self.source[a_min:b_min])
         lefts = [a_min - k for k in range(min(a_min - a_max, _MAX_WIDEN) + 1)]
         rights = [b_min + k for k in range(min(b_max - b_min, _MAX_WIDEN) + 1)]
         if lefts[-1] != a_max:
             lefts.append(a_max)
         if rights[-1] != b_max:
             rights.append(b_max)
-        candidates = sorted(((a, b) for a in lefts for b in rights), key=lambda ab: ab[1] - ab[0])
-        for a, b in candidates:
+        candidates = sorted([(b - a, i, a, b) for i, (a, b) in enumerate(itertools.product(lefts, rights))])
+        for _size, _i, a, b in candidates[1:]:  # (the first is the smallest span, tried above)
             if search.budget <= 0:
                 return None
             search.budget -= b - a
@@ -487,15 +493,9 @@ class QuoteVerifier:
         """A found quote; ``spans`` may hold one more than ``max_spans`` (then it is truncated)."""
         truncated = len(spans) > self.max_spans
         spans = spans[: self.max_spans]
-        return self._result(
-            quote,
-            status,
-            span=spans[0],
-            spans=tuple(spans),
-            occurrences=len(spans),
-            ambiguous=len(spans) > 1,
-            parts=parts,
-            truncated=truncated,
+        return QuoteResult(
+            quote, status, status in VERIFIED_STATUSES, self.preset, spans[0], tuple(spans), len(spans),
+            len(spans) > 1, parts, truncated=truncated,
         )
 
     def _split_found(
@@ -511,6 +511,8 @@ class QuoteVerifier:
         text = self.mapped.text
         if len(norm_quote) > len(text):
             return self._result(quote, "missing", reason="quote is longer than the source")
+        if not self.fuzzy and search.budget > 0 and not inside_only:  # the commonest answer
+            return QuoteResult(quote, "missing", False, self.preset, reason="not found, even after normalization")
         if not self.fuzzy:
             if search.budget <= 0:
                 return self._result(
