@@ -17,6 +17,7 @@ from sadame.normalize._steps import (
     STEPS,
     Mapped,
     Step,
+    _keep_mask,
     _composes_backward,
     _one_to_one_table,
     _sigma_context_table,
@@ -339,9 +340,17 @@ def _run_mapped(mapped: Mapped, steps: Sequence[Step], flags: NormalizeFlags) ->
         while j < len(steps) and steps[j].table(flags) is not None:
             j += 1
         if j - i >= 2:
-            deleted, dense = _fused_table(flags, tuple(step.name for step in steps[i:j]))
-            kept = mapped.drop(deleted) if deleted else mapped
-            mapped = Mapped(kept.text.translate(dense), kept.starts, kept.ends)
+            deleted, dense, deleting = _fused_table(flags, tuple(step.name for step in steps[i:j]))
+            if any(ord(c) > 0xFFFF for c in deleted):  # pragma: no cover - no step deletes astral characters
+                kept = mapped.drop(deleted)
+                mapped = Mapped(kept.text.translate(dense), kept.starts, kept.ends)
+                i = j
+                continue
+            mask = _keep_mask(mapped.text, deleted) if deleted else None
+            if mask is None or mask.count(0) == 0:
+                mapped = Mapped(mapped.text.translate(dense), mapped.starts, mapped.ends)
+            else:  # the kept text in one translate (deleting), the maps a kept run at a time
+                mapped = mapped.keep(mask, mapped.text.translate(deleting))
             i = j
             continue
         mapped = steps[i].mapped(mapped, flags)
@@ -350,9 +359,12 @@ def _run_mapped(mapped: Mapped, steps: Sequence[Step], flags: NormalizeFlags) ->
 
 
 @lru_cache(maxsize=64)
-def _fused_table(flags: NormalizeFlags, names: tuple[str, ...]) -> tuple[frozenset[str], list[int | None]]:
-    """The characters the named table steps delete, and a dense table of what they map the
-    others to (the same composition as the text path's fused plan)."""
+def _fused_table(
+    flags: NormalizeFlags, names: tuple[str, ...]
+) -> tuple[frozenset[str], list[int | None], list[int | None]]:
+    """The characters the named table steps delete, a dense table of what they map the
+    others to (the same composition as the text path's fused plan), and that table
+    deleting the deleted ones too."""
     table: dict[int, int | None] = {}
     for step in STEPS:
         if step.name in names:
@@ -360,8 +372,12 @@ def _fused_table(flags: NormalizeFlags, names: tuple[str, ...]) -> tuple[frozens
             if step_table is not None:
                 _compose_into(table, step_table)
     deleted = frozenset(chr(key) for key, value in table.items() if value is None)
-    dense = _translator({key: value for key, value in table.items() if value is not None} or {0: 0}).table
-    return deleted, dense or []
+    dense = _translator({key: value for key, value in table.items() if value is not None} or {0: 0}).table or []
+    deleting = list(dense)
+    for char in deleted:
+        if ord(char) < len(deleting):
+            deleting[ord(char)] = None
+    return deleted, dense, deleting
 
 
 # What each step's flags are when the step is off (to compare two flag sets step by step).
