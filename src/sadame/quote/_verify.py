@@ -62,8 +62,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from sadame.normalize import NormalizeFlags, normalize
-from sadame.normalize._blocks import LazyOffsets
+from sadame.normalize import NormalizeFlags, normalize, normalize_with_offsets
+from sadame.normalize._blocks import BLOCK, FULL_AFTER, LazyOffsets
 from sadame.normalize._core import NormalizedText
 from sadame.normalize._presets import resolve_flags
 
@@ -127,6 +127,7 @@ _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (b
 #: Source characters whose normalized text (and offsets, as computed) :func:`source_map` keeps.
 MAX_MAPPED_CHARS = 2_000_000
 _MAX_MAPPED = 16
+_WINDOW_CHARS = 3 * BLOCK  # about the original characters of one hit's window of offsets
 
 
 class _MapCache:
@@ -137,13 +138,15 @@ class _MapCache:
         self._items: OrderedDict[tuple[NormalizeFlags, str], LazyOffsets] = OrderedDict()
         self._chars = 0
 
-    def get(self, source: str, flags: NormalizeFlags, full: NormalizedText | None = None) -> LazyOffsets:
+    def get(self, source: str, flags: NormalizeFlags, full: NormalizedText | None, eager: bool) -> LazyOffsets:
         key = (flags, source)  # a str caches its hash: a repeated source costs one comparison
         with self._lock:
             found = self._items.get(key)
             if found is not None and (full is None or found.has_full()):
                 self._items.move_to_end(key)
                 return found
+        if full is None and eager:
+            full = normalize_with_offsets(source, flags=flags)
         built = LazyOffsets(source, flags, full=full)  # outside the lock
         if len(source) > MAX_MAPPED_CHARS:
             return built
@@ -160,10 +163,12 @@ class _MapCache:
 _maps = _MapCache()
 
 
-def source_map(source: str, preset: str, full: NormalizedText | None = None) -> LazyOffsets:
+def source_map(
+    source: str, preset: str, full: NormalizedText | None = None, *, eager: bool = False
+) -> LazyOffsets:
     """``source`` normalized with ``preset``, offsets on demand, built once per process
-    (``full``: its offsets, already computed)."""
-    return _maps.get(source, resolve_flags(preset, None), full)
+    (``full``: its offsets, already computed; ``eager``: compute them now when building)."""
+    return _maps.get(source, resolve_flags(preset, None), full, eager)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +318,9 @@ class QuoteVerifier:
 
     def verify(self, quote: object) -> QuoteResult:
         """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
+        return self._verify(quote, eager=False)
+
+    def _verify(self, quote: object, eager: bool) -> QuoteResult:
         if not isinstance(quote, str):
             return self._invalid(_describe(quote), f"quote is {type(quote).__name__}, not a string")
         if quote == "":
@@ -335,6 +343,8 @@ class QuoteVerifier:
             return self._found(quote, "exact", raw)
         if norm_quote is None:
             norm_quote = normalize(quote, preset=self.preset)
+        if eager and self._normalized is None:
+            self._normalized = source_map(self.source, self.preset, eager=True)
         hits = self._norm_hits(search, norm_quote, limit=self.max_spans + 1)
         if hits:
             return self._found(quote, "normalized", [h.span for h in hits])
@@ -346,8 +356,14 @@ class QuoteVerifier:
         return self._missing(search, quote, norm_quote, inside_only)
 
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
-        """One result per input quote, in input order."""
-        return [self.verify(q) for q in quotes]
+        """One result per input quote, in input order.
+
+        Many quotes for the size of the source (their hits' windows of offsets would cover
+        more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole source's
+        offsets at once, when a quote first needs the normalized source."""
+        listed = list(quotes)
+        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source)
+        return [self._verify(q, eager) for q in listed]
 
     # -- searching ----------------------------------------------------------------
 
