@@ -45,6 +45,7 @@ KANA_TABLE: dict[int, int | None] = {
 _WS_SET = frozenset(JS_WHITESPACE)
 _WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
 _WS_RUN = re.compile(_WS_CLASS + "+")
+_WS_MULTI = re.compile(_WS_CLASS + "{2,}")
 _CJK_CLASS = "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in CJK_RANGES) + "]"
 _CJK_CHAR = re.compile(_CJK_CLASS)
 # After every whitespace run became one ASCII space: the spaces the ``cjk`` mode deletes,
@@ -90,6 +91,11 @@ class _Builder:
     def repeat(self, start: int, end: int, count: int) -> None:
         """Append ``count`` characters that all span ``[start, end)``."""
         at = self.pos
+        if count == 1 and at < len(self.starts):  # the commonest case, without two small arrays
+            self.starts[at] = start
+            self.ends[at] = end
+            self.pos = at + 1
+            return
         if at + count > len(self.starts):  # only a step that may grow the text gets here
             extra = offsets((0,)) * max(count, len(self.starts) // 8)
             self.starts.extend(extra)
@@ -665,6 +671,22 @@ def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
     return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
 
 
+def _changing_runs(text: str, cjk: bool) -> Iterable[tuple[int, int]]:
+    """The whitespace runs that may change length, in order: every run in the ``cjk`` mode
+    (a one-character run may go), else the runs of two or more and the leading and trailing
+    runs (a one-character run inside the text stays one character)."""
+    if cjk:
+        return (run.span() for run in _WS_RUN.finditer(text))
+    spans = {run.span() for run in _WS_MULTI.finditer(text)}
+    lead = len(text) - len(text.lstrip(JS_WHITESPACE))
+    trail = len(text.rstrip(JS_WHITESPACE))
+    if lead:
+        spans.add((0, lead))
+    if trail < len(text):
+        spans.add((trail, len(text)))
+    return sorted(spans)
+
+
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if flags.whitespace is WhitespaceMode.DELETE:
         return m.drop(_WS_SET)
@@ -680,8 +702,7 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     mask = bytearray(b"\x01") * size
     widened: list[tuple[int, int]] = []  # (output position, end) of kept runs of several characters
     gone = 0
-    for run in _WS_RUN.finditer(m.text):
-        a, b = run.span()
+    for a, b in _changing_runs(m.text, cjk):
         # (outside the cjk mode, leading and trailing runs go)
         keep = _cjk_keeps_run(m.text, a, b) if cjk else a != 0 and b != size
         if keep and b - a == 1:
