@@ -671,20 +671,20 @@ def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
     return _CJK_CHAR.match(text, start - 1) is None and _CJK_CHAR.match(text, end) is None
 
 
-def _changing_runs(text: str, cjk: bool) -> Iterable[tuple[int, int]]:
+def _changing_runs(text: str, cjk: bool) -> Iterator[tuple[int, int]]:
     """The whitespace runs that may change length, in order: every run in the ``cjk`` mode
     (a one-character run may go), else the runs of two or more and the leading and trailing
     runs (a one-character run inside the text stays one character)."""
     if cjk:
-        return (run.span() for run in _WS_RUN.finditer(text))
-    spans = {run.span() for run in _WS_MULTI.finditer(text)}
+        yield from (run.span() for run in _WS_RUN.finditer(text))
+        return
     lead = len(text) - len(text.lstrip(JS_WHITESPACE))
     trail = len(text.rstrip(JS_WHITESPACE))
-    if lead:
-        spans.add((0, lead))
-    if trail < len(text):
-        spans.add((trail, len(text)))
-    return sorted(spans)
+    if lead == 1:  # (a longer leading or trailing run is one of the runs of two or more)
+        yield 0, 1
+    yield from (run.span() for run in _WS_MULTI.finditer(text))
+    if len(text) - trail == 1 and trail != 0:
+        yield trail, len(text)
 
 
 def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
