@@ -388,6 +388,9 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         if region_end - region_start == 1:
             region: str | None = _nfkc_char(text[region_start])
             out.repeat(m.starts[region_start], m.ends[region_start], len(region or ""))
+        elif region_end - region_start == 2 and not _starts_chunk(text[region_start + 1]):
+            region = _nfkc_char(text[region_start:region_end])  # one chunk (ｶﾞ): one span
+            out.repeat(m.starts[region_start], m.ends[region_start + 1], len(region))
         else:
             region = _nfkc_region(m, region_start, region_end, out)
         if region is None:  # pragma: no cover - safety net, property-tested never to trigger
