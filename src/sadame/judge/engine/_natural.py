@@ -475,13 +475,24 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
         if (begin, end) in inside:
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
-        verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)
+        token_end = _word_final_n(table, tokens, occ)
+        verdict, polarity = _verdict(rule, tokens, token_end, wh)
         if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+def _word_final_n(table: NaturalTable, tokens: Sequence[Token], occ: _Occurrence) -> int:
+    """Where the phrase ends for its polarity: after a 「ん」 that spells the end of the rule
+    word itself (「ていでん？」 cut て|いで|ん is 停電, not a Kansai negation of いでる)."""
+    end = occ.token_end
+    if end >= len(tokens) or tokens[end].surface != "ん":
+        return end
+    spelled = "".join(t.surface for t in tokens[:end + 1] if t.end > occ.begin)
+    return end + 1 if fold(spelled).endswith(fold(table.words[occ.word])) else end
 
 
 #: Incidental attributes: 「キーボードの色」 asks about the colour, not the keyboard.
