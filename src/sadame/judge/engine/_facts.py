@@ -120,6 +120,7 @@ class Fact:
     words: frozenset[str]  #: the folded rule words that fire on it, and its keys
     rule_words: frozenset[str]  #: the folded rule words that fire on it
     context: frozenset[str]  #: its keys that are words of the statement
+    relevance: bool = False  #: it states relevance itself (「先生の吐く息が原因ではない」)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,9 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     words = frozenset(fold(ntable.rule_word(position, occ.word)) for (position, _, _), occ in phrases.items())
     ctx = frozenset(keys & context)
     polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
-    return Fact(text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx)
+    return Fact(
+        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens)
+    )
 
 
 def fact_book(table: RuleTable) -> FactBook:
@@ -298,6 +301,8 @@ def _fact_verdict(
         return None, None
     head, said = head_keys(tokens), _said(tokens, hits)
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
+    if _asks_relevance(tokens):
+        return _relevance_verdict(facts, asked, phrases, setting)
     found: dict[str, Fact] = {}
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
@@ -309,6 +314,27 @@ def _fact_verdict(
     if len(found) != 1:
         return None, None
     return next(iter(found.items()))
+
+
+def _relevance_verdict(
+    facts: Sequence[Fact], asked: Polarity, phrases: Sequence[str], setting: frozenset[str]
+) -> tuple[str | None, Fact | None]:
+    """A relevance question (「水の量が関係してる？」「…のは関係ない？」) whose details facts
+    name: a fact that itself states relevance (「先生の吐く息が原因ではない」) answers with its
+    polarity; otherwise a fact naming every detail and phrase says that they matter."""
+    direct: dict[str, Fact] = {}
+    implied: dict[str, Fact] = {}
+    for fact in facts:
+        if fact.polarity == "unclear" or not all(p in fact.words for p in phrases):
+            continue
+        if (fact.context - setting) and (setting - fact.context):
+            continue
+        if fact.relevance:
+            direct.setdefault("YES" if fact.polarity == asked else "NO", fact)
+        else:
+            implied.setdefault("NO" if asked == "negative" else "YES", fact)
+    found = direct or implied
+    return next(iter(found.items())) if len(found) == 1 else (None, None)
 
 
 def _replace(hit: NaturalHit, verdict: str, polarity: Polarity) -> NaturalHit:
