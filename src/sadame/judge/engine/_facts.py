@@ -307,7 +307,7 @@ def _fact_verdict(
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
             continue
-        if fact.polarity == asked and all(p in fact.words for p in phrases):
+        if fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys:
             found.setdefault("YES", fact)
         elif _denies(fact, asked, head, said, setting):
             found.setdefault("NO", fact)
