@@ -129,3 +129,45 @@ def test_yaml_pack_round_trip() -> None:
 def test_the_containment_sweep_equals_the_all_pairs_test(spans: set[tuple[int, int]]) -> None:
     slow = {(b, e) for b, e in spans if any(b2 <= b and e <= e2 and e2 - b2 > e - b for b2, e2 in spans)}
     assert _inside_longer(spans) == slow
+
+
+def _pack_irrelevant(**changes: Any) -> PuzzlePack:
+    puzzle = {**copy.deepcopy(PUZZLE), **changes}
+    loaded = parse_table({"format": PACK_FORMAT3, "name": "t", "title": "t",
+                          "answers": ["YES", "NO", "IRRELEVANT"], "puzzles": [puzzle]})
+    assert isinstance(loaded, PuzzlePack)
+    return loaded
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("グラスの色はピンク？", "IRRELEVANT"),   # no rule fires, ピンク is nowhere in the story, グラス is
+    ("ピンク？", "UNKNOWN"),                  # nothing of the story named: not this story's question
+    ("グラスはとけた？", "UNKNOWN"),          # the last noun (グラス) is the story's: not absent
+    ("ぐらすはぴんく？", "UNKNOWN"),          # kana typed for words: never called absent
+])
+def test_a_thing_the_story_never_names_is_irrelevant(question: str, verdict: str) -> None:
+    result = Judge(_pack_irrelevant().puzzle("ice")).ask(question)
+    assert result.verdict == verdict
+    if verdict == "IRRELEVANT":
+        assert result.note is not None and "ピンク" in result.note and result.rule_index is None
+
+
+def test_absent_things_need_the_verdict_in_the_table() -> None:
+    assert Judge(_pack().puzzle("ice")).ask("グラスの色はピンク？").verdict == "UNKNOWN"  # no IRRELEVANT answer
+
+
+@pytest.mark.parametrize(("facts", "question", "verdict"), [
+    (["コインは1週間前から乗っていた"], "コインは1時間前から乗っていた？", MATTERS),  # number and unit: one detail
+    (["コインは1週間前から乗っていた"], "コインは1週間前から乗っていた？", "YES"),
+    (["コインの向きは書かれていた"], "コインの向きが書き換わった？", MATTERS),      # 書き換わる is not 書く
+])
+def test_details_are_read_whole(facts: list[str], question: str, verdict: str) -> None:
+    assert Judge(_pack(facts=facts).puzzle("ice")).ask(question).verdict == verdict
+
+
+def test_a_relevance_question_is_answered_by_a_fact_that_names_its_details() -> None:
+    puzzle = _pack(facts=["コインの重さで氷が押さえられている", "グラスの形は原因ではない"]).puzzle("ice")
+    judge = Judge(puzzle)
+    assert judge.ask("コインの重さは関係ある？").verdict == "YES"       # a fact names 重さ with コイン
+    assert judge.ask("コインの重さは関係ない？").verdict == "NO"
+    assert judge.ask("コインの厚みは関係ある？").verdict == MATTERS     # no fact names 厚み

@@ -16,6 +16,7 @@ RULES = [
     {"id": "key", "any": ["合鍵"], "answer": "YES", "note": "合鍵が鍵です"},
     {"id": "utc", "any": ["UTC"], "answer": "YES"},
     {"id": "thunder", "any": ["雷"], "answer": "NO"},
+    {"id": "outage", "any": ["ていでん"], "answer": "YES"},
 ]
 
 
@@ -39,6 +40,10 @@ def _judge(fmt: str) -> Judge:
     ("合鍵は関係あらへんの？", "NO"),                  # Kansai へん / あらん = ない
     ("合鍵は関係あらん？", "NO"),
     ("合鍵は関係せえへん？", "NO"),
+    ("ていでん？", "YES"),                           # the word's own ん, not a Kansai negation
+    ("雷が鳴ったわけじゃないよね？", "YES"),          # the whole proposition denied: a NO rule flips
+    ("合鍵を使ったわけじゃないよね？", "NO"),
+    ("合鍵がないのは関係ない？", "NO"),              # the clause is the topic; 関係ない is what is asked
 ])
 @pytest.mark.parametrize("fmt", ["sadame.puzzles/2", "sadame.puzzles/3"])
 def test_forms(fmt: str, question: str, verdict: str) -> None:

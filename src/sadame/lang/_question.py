@@ -219,6 +219,23 @@ def _prevents(tail: Sequence[Token]) -> bool:
     return any(t.pos[0] in ("動詞", "形容詞") for t in consequence) and any(is_negator(t) for t in consequence)
 
 
+_TOPIC_MARKERS = frozenset({"は", "が", "も", "って"})
+
+
+def _relevance_topic(tail: Sequence[Token]) -> int:
+    """「(首輪がない)のは関係ない？」: a clause made a topic by 「の」「こと」 and then asked
+    for its relevance: the polarity is the relevance predicate's, not the clause's own
+    (its negation is part of what is asked about). Returns how many tail tokens the
+    topic takes (0 when the tail is not of that shape)."""
+    for i in range(len(tail) - 2):
+        nominal = tail[i].surface in ("の", "こと") and tail[i].pos[0] in ("助詞", "名詞")
+        if nominal and tail[i + 1].surface in _TOPIC_MARKERS:
+            rest = tail[i + 2:]
+            if rest and (rest[0].lemma in _RELEVANCE or rest[0].normalized in _RELEVANCE):
+                return i + 2
+    return 0
+
+
 def _kansai(previous: Token | None, token: Token) -> Token:
     """Kansai endings read as standard ones: 「するん？」 (ん after the dictionary form is
     の, not a negation), 「あらん」「あらへん」「せえへん」 (a negation)."""
@@ -255,7 +272,7 @@ def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bo
     「Xは関係ない」「Xのせいではない」「Xの問題ではない」「Xじゃない」「Xリークじゃない」
     「(外に出)ない」 -> True; 「Xが動いてない」「Xがない」「Xしてない」「Xに問題はない」
     -> False (the rule says whether X matters, not whether X runs, exists or was done)."""
-    if asked[negator].lemma in _LEXICAL_NEGATIVES:
+    if asked[negator].lemma in _LEXICAL_NEGATIVES or _denies_proposition(asked, negator):
         return True
     start = 0
     while start < negator and asked[start].pos[0] in ("名詞", "接尾辞") and not is_negator(asked[start]):
@@ -279,6 +296,18 @@ def _about_phrase(asked: Sequence[Token], negator: int, verb_phrase: bool) -> bo
     if not before or (verb_phrase and start == 0):
         return True  # the phrase's own verb: 「(外に出)ない」「(ドメイン名は変わ)ってない」
     return before[0].surface in _IDENTITY  # 「Xじゃない」「Xではない」, not 「Xがない」
+
+
+_PROPOSITION_NOUNS = frozenset({"わけ", "訳"})
+
+
+def _denies_proposition(asked: Sequence[Token], negator: int) -> bool:
+    """「(Xが…した)わけじゃない」「わけではない」: the negation is of the whole proposition,
+    whatever its own predicate (so it flips the verdict like 「Xは関係ない」)."""
+    i = negator - 1
+    while i >= 0 and (asked[i].surface in _IDENTITY or asked[i].surface == "は"):
+        i -= 1
+    return i >= 0 and i < negator - 1 and asked[i].surface in _PROPOSITION_NOUNS
 
 
 def _is_relevance(asked: Sequence[Token], i: int) -> bool:
@@ -352,6 +381,10 @@ def question_polarity(tokens: Sequence[Token], end: int, *, strict: bool = False
         return "unclear"
     followup = _bare_followup(tokens, end)
     tail = followup if followup is not None else _clause_tail(tokens, end)
+    if followup is None:
+        topic = _relevance_topic(tail)
+        if topic:
+            end, tail = end + topic, tail[topic:]
     if followup is None and _prevents(tail):
         return "positive"  # 「UTCで動かしてたらこうはならない？」: X would prevent it, so X matters
     if followup is None and _negated_condition(tokens, end + len(tail), tail):

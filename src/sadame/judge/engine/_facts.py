@@ -36,7 +36,7 @@ from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fire
 from sadame.lang import Token, analyze
 from sadame.lang._question import Polarity, question_polarity
 
-__all__ = ["MATTERS", "Fact", "FactBook", "fact_book", "token_keys", "truth_clauses", "weigh"]
+__all__ = ["MATTERS", "Fact", "FactBook", "absent_thing", "fact_book", "token_keys", "truth_clauses", "weigh"]
 
 #: The verdict "this matters, but the detail you asked is not something I can confirm".
 MATTERS = "MATTERS"
@@ -54,11 +54,19 @@ _GENERIC = frozenset({
     "どこか", "いつか", "一種", "系", "さん", "くん", "ちゃん", "そう", "みたい", "ぽい", "っぽい",
     "ため", "為", "まま", "みんな", "皆", "自分", "全部", "全て", "結局", "やっぱり", "本当に",
 })
+#: Light nouns that name a place, state or part of a thing already named (「ドアのところ」
+#: 「つながってない状態」「4年に1回の仕組み」「OSの違い」): never a detail of their own (they
+#: still end a statement: 「見られない人がいた」 asserts 人).
+_LIGHT_NOUNS = frozenset({
+    "ところ", "所", "状態", "仕組み", "場所", "部分", "辺り", "あたり", "具合", "様子", "都合", "違い", "点",
+    "人", "人たち", "人達", "たち", "達", "方法", "やり方", "中身", "前", "後", "あと", "最中", "途中",
+})
+_FORMAL = frozenset({"わけ", "訳", "はず", "筈"})
 
 
 _INFLECTING = frozenset({"動詞", "形容詞"})
 _KANJI_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々]+")
-_FOLDED_GENERIC = frozenset(fold(w) for w in _GENERIC)
+_FOLDED_GENERIC = frozenset(fold(w) for w in _GENERIC | _LIGHT_NOUNS)
 
 
 def token_keys(token: Token) -> frozenset[str]:
@@ -68,9 +76,9 @@ def token_keys(token: Token) -> frozenset[str]:
     if all("\u3041" <= c <= "\u30ff" for c in token.surface):
         keys.add(fold(token.reading))
     if token.pos[0] in _INFLECTING:
-        stem = _KANJI_STEM.match(token.lemma)
+        stem = "".join(_KANJI_STEM.findall(token.lemma))
         if stem:
-            keys.add("~" + stem.group())  # 入る/入れる, 上がる/上げる: one detail, two voices
+            keys.add("~" + stem)  # 入る/入れる, 上がる/上げる: one detail, two voices (書く is not 書き換わる)
     keys.discard("")
     return frozenset(keys)
 
@@ -112,6 +120,7 @@ class Fact:
     words: frozenset[str]  #: the folded rule words that fire on it, and its keys
     rule_words: frozenset[str]  #: the folded rule words that fire on it
     context: frozenset[str]  #: its keys that are words of the statement
+    relevance: bool = False  #: it states relevance itself (「先生の吐く息が原因ではない」)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +129,7 @@ class FactBook:
 
     facts: tuple[Fact, ...]
     context: frozenset[str]
+    story: frozenset[str] = frozenset()  #: every key of the statement, truth, facts and rule words
 
     def stating(self, details: Sequence[frozenset[str]], rules: frozenset[int]) -> tuple[Fact, ...]:
         """The facts about one of ``rules`` (or about any rule when ``rules`` is empty)
@@ -149,16 +159,19 @@ def truth_clauses(truth: str) -> tuple[str, ...]:
 def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     tokens = analyze(clean(text))
     keys: set[str] = set()
-    for token in tokens:
+    for i, token in enumerate(tokens):
         if token.pos[0] in _CONTENT_POS or token.pos[1] == "数詞":
             keys |= token_keys(token) | {fold(token.reading)}  # a question typed in kana meets it
+            keys |= _quantity(tokens, i)
     ntable = natural_table(table)
     phrases = fired_phrases(ntable, tokens)
     fired = frozenset(ntable.rules[position].index for position, _, _ in phrases)
     words = frozenset(fold(ntable.rule_word(position, occ.word)) for (position, _, _), occ in phrases.items())
     ctx = frozenset(keys & context)
     polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
-    return Fact(text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx)
+    return Fact(
+        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens)
+    )
 
 
 def fact_book(table: RuleTable) -> FactBook:
@@ -167,14 +180,57 @@ def fact_book(table: RuleTable) -> FactBook:
     if isinstance(cached, FactBook):
         return cached
     context: set[str] = set()
-    for token in analyze(clean(table.context)) if table.context else ():
+    told = analyze(clean(table.context)) if table.context else ()
+    for i, token in enumerate(told):
         if is_content(token):
-            context |= token_keys(token)
+            context |= token_keys(token) | _quantity(told, i)
     frozen = frozenset(context)
     texts = (*table.facts, *truth_clauses(table.truth))
-    book = FactBook(tuple(_analyze_fact(text, table, frozen) for text in texts), frozen)
+    facts = tuple(_analyze_fact(text, table, frozen) for text in texts)
+    book = FactBook(facts, frozen, _story(table, facts, frozen))
     object.__setattr__(table, _BOOK_ATTR, book)
     return book
+
+
+def _story(table: RuleTable, facts: Sequence[Fact], context: frozenset[str]) -> frozenset[str]:
+    """The keys of every word the story uses: statement, truth, facts and rule words."""
+    keys: set[str] = set(context)
+    for fact in facts:
+        keys |= fact.keys
+    for rule in table.rules:
+        for word in (*rule.any, *rule.not_):
+            keys.add(fold(word))
+            for token in analyze(clean(word)):
+                keys |= token_keys(token)
+    for token in analyze(clean(table.context)) if table.context else ():
+        keys |= token_keys(token) | {fold(token.reading)}
+    return frozenset(keys)
+
+
+def _is_hiragana(text: str) -> bool:
+    return all("\u3041" <= c <= "\u309f" for c in text)
+
+
+def absent_thing(tokens: Sequence[Token], table: RuleTable) -> Token | None:
+    """The thing a question asks about when the story never names it (「その山には熊が出る？」:
+    熊), or None. Only for a question on which no rule fired: its last noun is a word of
+    neither statement, truth, facts nor rules, while another of its words is one of the
+    story's (so the question is about this story, not a typo or a paraphrase of a rule word
+    the analyzer could not read: a question with an unknown word is never called absent)."""
+    if not table.weighs_details or not tokens or any(t.oov for t in tokens):
+        return None
+    content = [t for t in tokens if is_content(t)]
+    if any(_is_hiragana(t.surface) for t in content):
+        return None  # kana typed for a word (「わいやれす」): the analyzer's cut is not a word
+    nouns = [t for t in content if t.pos[0] == "名詞" and t.pos[2] != "形状詞可能" and t.lemma not in _LIGHT_NOUNS | _FORMAL]
+    if not nouns:
+        return None
+    story = fact_book(table).story
+    last = nouns[-1]
+    if token_keys(last) & story or fold(last.reading) in story:
+        return None
+    present = any(token_keys(t) & story for t in content if t is not last)
+    return last if present else None
 
 
 # --------------------------------------------------------------------------- weighing
@@ -186,14 +242,33 @@ def _details(
     """The keys of each detail word: content tokens outside every fired phrase, not
     words of the statement."""
     details: list[frozenset[str]] = []
-    for token in tokens:
-        if not is_content(token) or any(b < token.end and token.begin < e for b, e in spans):
+    for i, token in enumerate(tokens):
+        if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
-        keys = token_keys(token)
+        if not is_content(token):
+            continue
+        keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
             continue
         details.append(keys)
     return details
+
+
+def _counted(tokens: Sequence[Token], i: int) -> bool:
+    """``tokens[i]`` is a number whose unit is the next token (the pair is one detail)."""
+    return i >= 0 and i + 1 < len(tokens) and tokens[i].pos[1] == "数詞" and _unit(tokens[i + 1])
+
+
+def _unit(token: Token) -> bool:
+    return token.pos[0] in ("名詞", "接尾辞") and token.pos[1] != "数詞"
+
+
+def _quantity(tokens: Sequence[Token], i: int) -> frozenset[str]:
+    """A number with its unit, one detail (「1時間」 is not stated by 「1週間」)."""
+    if not _counted(tokens, i):
+        return frozenset()
+    number, unit = tokens[i], tokens[i + 1]
+    return frozenset({fold(number.surface + unit.surface), fold(number.normalized + unit.normalized)})
 
 
 def _denies(fact: Fact, asked: Polarity, head: frozenset[str], said: frozenset[str], setting: frozenset[str]) -> bool:
@@ -207,8 +282,8 @@ def _denies(fact: Fact, asked: Polarity, head: frozenset[str], said: frozenset[s
 
 def _said(tokens: Sequence[Token], hits: Sequence[NaturalHit]) -> frozenset[str]:
     keys: set[str] = {fold(h.matched_word) for h in hits}
-    for token in tokens:
-        keys |= token_keys(token)
+    for i, token in enumerate(tokens):
+        keys |= token_keys(token) | _quantity(tokens, i)
     return frozenset(keys)
 
 
@@ -226,17 +301,40 @@ def _fact_verdict(
         return None, None
     head, said = head_keys(tokens), _said(tokens, hits)
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
+    if _asks_relevance(tokens):
+        return _relevance_verdict(facts, asked, phrases, setting)
     found: dict[str, Fact] = {}
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
             continue
-        if fact.polarity == asked and all(p in fact.words for p in phrases):
+        if fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys:
             found.setdefault("YES", fact)
         elif _denies(fact, asked, head, said, setting):
             found.setdefault("NO", fact)
     if len(found) != 1:
         return None, None
     return next(iter(found.items()))
+
+
+def _relevance_verdict(
+    facts: Sequence[Fact], asked: Polarity, phrases: Sequence[str], setting: frozenset[str]
+) -> tuple[str | None, Fact | None]:
+    """A relevance question (「水の量が関係してる？」「…のは関係ない？」) whose details facts
+    name: a fact that itself states relevance (「先生の吐く息が原因ではない」) answers with its
+    polarity; otherwise a fact naming every detail and phrase says that they matter."""
+    direct: dict[str, Fact] = {}
+    implied: dict[str, Fact] = {}
+    for fact in facts:
+        if fact.polarity == "unclear" or not all(p in fact.words for p in phrases):
+            continue
+        if (fact.context - setting) and (setting - fact.context):
+            continue
+        if fact.relevance:
+            direct.setdefault("YES" if fact.polarity == asked else "NO", fact)
+        else:
+            implied.setdefault("NO" if asked == "negative" else "YES", fact)
+    found = direct or implied
+    return next(iter(found.items())) if len(found) == 1 else (None, None)
 
 
 def _replace(hit: NaturalHit, verdict: str, polarity: Polarity) -> NaturalHit:
@@ -264,6 +362,34 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     return outcome
 
 
+#: Predicates that ask whether a thing matters (a question ending in one asks relevance).
+_RELEVANCE_HEADS = frozenset({
+    "関係", "関係する", "関わる", "関連", "関連する", "無関係", "原因", "せい", "所為", "影響", "理由", "要因",
+    "仕業", "きっかけ", "切っ掛け", "絡む", "鍵", "核心", "決め手", "ポイント", "重要", "大事",
+})
+_LIGHT = frozenset({"する", "為る", "ある", "有る", "いる", "居る", "ない", "無い", "なる", "成る", "の", "ん", "こと"})
+
+
+def _asks_relevance(tokens: Sequence[Token]) -> bool:
+    """The question's predicate asks relevance (「…は関係ない？」「…のせい？」「…が原因？」)."""
+    for token in reversed(tokens):
+        if token.pos[0] in ("助詞", "助動詞", "補助記号", "空白") or token.lemma in _LIGHT:
+            continue
+        return token.lemma in _RELEVANCE_HEADS or token.normalized in _RELEVANCE_HEADS
+    return False
+
+
+def _predicate_detail(tokens: Sequence[Token], detail: frozenset[str]) -> bool:
+    """A detail that asserts a state, an event, a time or a number: a verb, an adjective,
+    a numeral or a time noun (半年, 昨日); not a light verb (「キッチンに置くのが大事？」 asks
+    whether the place matters)."""
+    return any(
+        ((is_content(t) and t.pos[0] in _INFLECTING) or t.pos[1] == "数詞" or t.pos[2] == "副詞可能")
+        and token_keys(t) == detail
+        for t in tokens
+    ) or any(_quantity(tokens, i) == detail for i in range(len(tokens)))
+
+
 def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> NaturalOutcome:
     """A question made only of rule phrases (「冬に振り子が伸びる？」) that a written fact
     denies (「冬は振り子が伸びない」): NO."""
@@ -285,9 +411,9 @@ def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) ->
 def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]:
     """The question's words that are words of the statement."""
     keys: set[str] = set()
-    for token in tokens:
+    for i, token in enumerate(tokens):
         if is_content(token):
-            keys |= token_keys(token) & context
+            keys |= (token_keys(token) | _quantity(tokens, i)) & context
     return frozenset(keys)
 
 

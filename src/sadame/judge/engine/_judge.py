@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from sadame.judge.engine._engine import compile_table, normalize_question
-from sadame.judge.engine._facts import MATTERS, weigh
+from sadame.judge.engine._facts import MATTERS, absent_thing, weigh
 from sadame.judge.engine._model import Puzzle, PuzzlePack, RuleTable
 from sadame.judge.engine._natural import (
     DEFAULT_POLICY,
@@ -23,8 +23,11 @@ from sadame.judge.engine._natural import (
     clean,
     natural_analysis,
 )
+from sadame.lang import Token
 
 __all__ = [
+    "ABSENT_NOTE",
+    "IRRELEVANT",
     "MATTERS",
     "MATTERS_NOTE",
     "MISS_NOTE",
@@ -48,6 +51,11 @@ MATTERS_NOTE = "「{thing}」は関係しています（その点は別の聞き
 #: The note of a no-verdict reply when rules fired but the form could not be read: what was
 #: understood, and one concrete rephrasing.
 UNDERSTOOD_NOTE = "「{thing}」についての質問として受け取りましたが、答え方が決められません。「{thing}は関係ありますか？」のように聞いてみてください"
+
+#: The verdict for a thing the story never names (format 3, when the table declares it).
+IRRELEVANT = "IRRELEVANT"
+#: The note shown with it.
+ABSENT_NOTE = "「{thing}」はこの話には出てきません（関係ありません）"
 
 JudgeSource = Literal["rules", "llm", "cache", "none"]
 
@@ -238,14 +246,29 @@ class Judge:
             return JudgeResult(
                 hit.verdict, rule.note, "rules", rule.id, rule.index, hit.matched_word, outcome.reason or reason
             )
+        absent = self._absent(outcome, tokens)
         if self.fallback is None:
+            if absent is not None:
+                return absent
             return _understood(question, outcome) if self.table.guards_grammar else _unknown(outcome.reason)
         result = self._ask_fallback(question, normalized)
+        if not result.answered and absent is not None:
+            return absent
         if not result.answered and result.reason is None:
             if self.table.guards_grammar:
                 return _understood(question, outcome, result.source)
             return _unknown(outcome.reason, result.source)
         return result
+
+    def _absent(self, outcome: NaturalOutcome, tokens: tuple[Token, ...]) -> JudgeResult | None:
+        """IRRELEVANT for a question about a thing the story never names, on which no rule fired."""
+        if outcome.candidates or IRRELEVANT not in self.table.answers:
+            return None
+        thing = absent_thing(tokens, self.table)
+        if thing is None:
+            return None
+        note = ABSENT_NOTE.format(thing=thing.surface)
+        return JudgeResult(IRRELEVANT, note, "rules", reason=f"not in the story: {thing.surface}")
 
     def _ask_fallback(self, question: str, normalized: str) -> JudgeResult:
         assert self.fallback is not None

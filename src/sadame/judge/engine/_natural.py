@@ -348,7 +348,9 @@ def _is_kana(char: str) -> bool:
     return "\u3041" <= char <= "\u30ff"
 
 
-def _in_grammar(view: _View, tokens: Sequence[Token], start: int, span: tuple[int, int, int]) -> bool:
+def _in_grammar(
+    view: _View, tokens: Sequence[Token], start: int, stop: int, span: tuple[int, int, int]
+) -> bool:
     """Format 3: a kana occurrence that spans a particle or an auxiliary (「かった|から」 read as
     宝, 「ない|よう」 as 内容) or starts at okurigana (「読|める」 meeting メール folded to める) is
     grammar, not the word."""
@@ -360,8 +362,27 @@ def _in_grammar(view: _View, tokens: Sequence[Token], start: int, span: tuple[in
         return False
     if start > 0 and view.owner[start - 1] == first and not _is_kana(view.text[start - 1]):
         return True  # starts at okurigana inside one token
+    if _whole_kana_word(view, tokens, start, stop, span):
+        return False
     covered = tokens[first:span[2]]
     return len(covered) > 1 and any(t.pos[0] in _GRAMMAR_POS or t.pos[1] == "非自立可能" for t in covered)
+
+
+_MIN_KANA_WORD = 4
+_AFTER_WORD = frozenset({"助詞"})
+
+
+def _whole_kana_word(view: _View, tokens: Sequence[Token], start: int, stop: int, span: tuple[int, int, int]) -> bool:
+    """A long word typed in kana (「さいねーじに」「すいえいきょうしつ？」) that the analyzer cut into
+    fragments: the occurrence is a whole run of kana (nothing kana before it) of 4 kana or more,
+    ended by the question's end, a non-kana character or a case particle -- so it is the word,
+    not grammar (「しないように」 has し before ないよう)."""
+    if stop - start < _MIN_KANA_WORD or (start > 0 and _is_kana(view.text[start - 1])):
+        return False
+    if stop >= len(view.text) or not _is_kana(view.text[stop]):
+        return True
+    following = span[2]
+    return following < len(tokens) and tokens[following].pos[0] in _AFTER_WORD and tokens[following].pos[1] == "格助詞"
 
 
 def _occurrences(
@@ -378,7 +399,7 @@ def _occurrences(
             variant = table.variants[vid]
             span = _bounded(view, tokens, last + 1 - variant.length, last + 1, variant)
             if (span is not None and table.guard_grammar and not variant.grammar
-                    and _in_grammar(view, tokens, last + 1 - variant.length, span)):
+                    and _in_grammar(view, tokens, last + 1 - variant.length, last + 1, span)):
                 span = None
             if not variant.reading or span is not None:
                 present.update(variant.words)
@@ -475,13 +496,24 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
         if (begin, end) in inside:
             continue  # inside a longer phrase that fired: 「雨」 in 「雨漏り」
         rule = table.rules[position]
-        verdict, polarity = _verdict(rule, tokens, occ.token_end, wh)
+        token_end = _word_final_n(table, tokens, occ)
+        verdict, polarity = _verdict(rule, tokens, token_end, wh)
         if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+def _word_final_n(table: NaturalTable, tokens: Sequence[Token], occ: _Occurrence) -> int:
+    """Where the phrase ends for its polarity: after a 「ん」 that spells the end of the rule
+    word itself (「ていでん？」 cut て|いで|ん is 停電, not a Kansai negation of いでる)."""
+    end = occ.token_end
+    if end >= len(tokens) or tokens[end].surface != "ん":
+        return end
+    spelled = "".join(t.surface for t in tokens[:end + 1] if t.end > occ.begin)
+    return end + 1 if fold(spelled).endswith(fold(table.words[occ.word])) else end
 
 
 #: Incidental attributes: 「キーボードの色」 asks about the colour, not the keyboard.
