@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -14,8 +15,8 @@ from sadame.judge.engine._loader import bundled_names
 
 from .test_facts import PUZZLE
 
-MIGRATED = [(name, pid) for name in bundled_names() for pid, puzzle in bundled_pack(name).puzzles.items()
-            if puzzle.table.weighs_details]
+#: Every bundled puzzle of every bundled pack: each must have facts and pass the probe.
+BUNDLED = [(name, pid) for name in bundled_names() for pid in bundled_pack(name).puzzles]
 
 
 def _pack(fmt: str, questions: list[dict[str, Any]]) -> PuzzlePack:
@@ -58,12 +59,25 @@ def test_the_probe_finds_false_confirmations_and_facts_remove_them() -> None:
     assert weighed.to_dict()["questions"] >= 1  # only questions answered YES today are probed
 
 
-@pytest.mark.parametrize(("name", "pid"), MIGRATED, ids=[p for _, p in MIGRATED])
-def test_every_bundled_puzzle_with_facts_passes_the_probe(name: str, pid: str) -> None:
+@pytest.mark.parametrize(("name", "pid"), BUNDLED, ids=[f"{n}/{p}" for n, p in BUNDLED])
+def test_every_bundled_puzzle_has_facts_and_passes_the_probe(name: str, pid: str) -> None:
+    table = bundled_pack(name).puzzle(pid).table
+    assert table.weighs_details and table.facts, f"{name}/{pid} has no facts: its details are never weighed"
     report = probe_table(bundled_pack(name), [pid])
-    assert report.questions > 0
+    assert report.questions > 0 and report.mutations > 0
     assert [f.render() for f in report.findings] == []
 
 
-def test_the_bundled_packs_have_migrated_puzzles() -> None:
-    assert len(MIGRATED) >= 3
+def test_the_probe_covers_all_three_bundled_packs() -> None:
+    assert {name for name, _ in BUNDLED} == {"classic", "everyday", "engineering"}
+    assert len(BUNDLED) >= 73
+
+
+def test_a_bundled_puzzle_without_facts_would_fail() -> None:
+    """The facts check above is not vacuous: the same puzzle with its facts removed is
+    a format-2 puzzle in a format-3 pack, and the probe finds what the facts denied."""
+    pack = bundled_pack("engineering")
+    puzzle = pack.puzzle("freeze-every-25-days").table
+    bare = dataclasses.replace(puzzle, facts=(), weighs_details=False)
+    assert not (bare.weighs_details and bare.facts)
+    assert not probe_table(bare).ok
