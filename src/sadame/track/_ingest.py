@@ -384,8 +384,7 @@ def _expire_absent(run: IngestRun) -> None:
     rows = [dict(zip(ISSUE_COLUMNS, r, strict=True)) for r in tx.raw.rows(SELECT_DUE, (
         *tx.scope_args, run.seq - s.miss_sessions_to_resolve, run.seq - s.candidate_expiry_sessions))]
     for r in rows:
-        if r["issue_id"] not in tx.issues:
-            tx.issues[r["issue_id"]] = r
+        tx.keep([r[c] for c in ISSUE_COLUMNS])
     for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
                               (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
         due = [r["issue_id"] for r in rows if r["status"] == status.value]

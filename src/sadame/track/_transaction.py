@@ -8,6 +8,7 @@ written back by :meth:`Transaction.flush` in a few batched statements.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -63,20 +64,24 @@ def scoped(table: Table) -> Any:
 # The hot path's statements, run on the driver's cursor (see sadame.db._raw): SQLAlchemy Core's
 # per-statement work cost more than SQLite running them.
 _COLS = ", ".join(ISSUE_COLUMNS)
-_ID_AT = ISSUE_COLUMNS.index("issue_id")
+_AT = {c: n for n, c in enumerate(ISSUE_COLUMNS)}
+_ID_AT = _AT["issue_id"]
 _WHERE = "tenant_id = ? AND user_id = ?"
 _MUTABLE = [k for k in ISSUE_COLUMNS if k not in ("tenant_id", "user_id", "issue_id")]
 SELECT_USER = f"SELECT last_seq, counts FROM track_users WHERE {_WHERE}"
 SELECT_ISSUES = f"SELECT {_COLS} FROM track_issues WHERE {_WHERE} AND issue_id IN (?*)"
 INSERT_ISSUE = f"INSERT INTO track_issues ({_COLS}) VALUES ({', '.join('?' * len(ISSUE_COLUMNS))})"
-UPDATE_ISSUE = (f"UPDATE track_issues SET {', '.join(f'{k} = ?' for k in _MUTABLE)} "
-                f"WHERE {_WHERE} AND issue_id = ?")
 INSERT_KEY = "INSERT INTO track_keys (tenant_id, user_id, key_digest, key, issue_id, kind) VALUES (?, ?, ?, ?, ?, ?)"
 _EVENT_COLUMNS = ("issue_id", "event", "from_state", "to_state", "actor", "reason", "at", "session_id", "data")
 INSERT_EVENT = (f"INSERT INTO track_events (tenant_id, user_id, {', '.join(_EVENT_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * (len(_EVENT_COLUMNS) + 2))})")
 UPDATE_USER = f"UPDATE track_users SET last_seq = ?, counts = ? WHERE {_WHERE}"
 INSERT_USER = "INSERT INTO track_users (tenant_id, user_id, last_seq, counts, created_at) VALUES (?, ?, ?, ?, ?)"
+
+
+@functools.lru_cache(maxsize=256)
+def _update_sql(cols: tuple[str, ...]) -> str:
+    return f"UPDATE track_issues SET {', '.join(f'{k} = ?' for k in cols)} WHERE {_WHERE} AND issue_id = ?"
 
 
 def check_name(value: object, what: str) -> str:
@@ -170,6 +175,7 @@ class Transaction:
         self.new_keys: list[tuple[str, ...]] = []
         self.new_ids: set[str] = set()
         self.dirty: set[str] = set()
+        self.stored: dict[str, tuple[Any, ...]] = {}  #: issue -> its row as stored (see keep)
         self.events: list[dict[str, Any]] = []
 
     def scope(self, table: Table) -> Any:
@@ -182,8 +188,16 @@ class Transaction:
         if not missing:
             return
         for r in self.raw.rows(SELECT_ISSUES, self.scope_args, missing):
-            self.issues[r[_ID_AT]] = dict(zip(ISSUE_COLUMNS, r, strict=True))
+            self.keep(r)
         self.absent.update(i for i in missing if i not in self.issues)
+
+    def keep(self, row: Sequence[Any]) -> None:
+        """Hold a stored issue row (columns of ``ISSUE_COLUMNS``) and remember it as stored, so
+        :meth:`flush` writes only the columns that changed (unless it is held already)."""
+        iid = row[_ID_AT]
+        if iid not in self.issues:
+            self.issues[iid] = dict(zip(ISSUE_COLUMNS, row, strict=True))
+            self.stored[iid] = tuple(row)
 
     def get(self, iid: str) -> dict[str, Any]:
         """The issue ``iid`` (loaded on demand); raises IssueNotFound."""
@@ -271,15 +285,28 @@ class Transaction:
         """Write every buffered change: new and changed issues, keys, events, the user's counters."""
         raw, issues, scope = self.raw, self.issues, self.scope_args
         raw.many(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
-        raw.many(UPDATE_ISSUE, [[*(issues[i][c] for c in _MUTABLE), *scope, i]
-                                for i in sorted(self.dirty - self.new_ids)])
+        self._update_issues()
         raw.many(INSERT_KEY, self.new_keys)
         self.new_keys = []
         raw.many(INSERT_EVENT, [[*scope, *(e[c] for c in _EVENT_COLUMNS)] for e in self.events])
         self._write_user()
+        for i in self.new_ids | self.dirty:  # written whole if changed again in this transaction
+            self.stored.pop(i, None)
         self.new_ids.clear()
         self.dirty.clear()
         self.events.clear()
+
+    def _update_issues(self) -> None:
+        """One UPDATE per set of changed columns (one set, usually): an unchanged indexed column
+        is not rewritten, so its indexes are not touched; a row that did not change is not written."""
+        groups: dict[tuple[str, ...], list[list[Any]]] = {}
+        for i in sorted(self.dirty - self.new_ids):
+            issue, before = self.issues[i], self.stored.get(i)
+            cols = tuple(c for c in _MUTABLE if before is None or issue[c] != before[_AT[c]])
+            if cols:
+                groups.setdefault(cols, []).append([*(issue[c] for c in cols), *self.scope_args, i])
+        for cols, rows in groups.items():
+            self.raw.many(_update_sql(cols), rows)
 
     def _write_user(self) -> None:
         counts = json.dumps({k: v for k, v in sorted(self.counts.items()) if v}, sort_keys=True)
