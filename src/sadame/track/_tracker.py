@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, insert, select, text
+from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
@@ -168,9 +168,9 @@ class Tracker:
             try:
                 with self.engine.begin() as conn:
                     if not self.is_sqlite:
+                        raw = RawCursor(conn)
                         for user in sorted(set(users)):
-                            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"),
-                                         {"k": lock_key(self.tenant, user)})
+                            raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
                     return fn(conn)
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):
