@@ -29,6 +29,7 @@ from sadame.db._checks import (
     install_translation,
     sqlite_path,
 )
+from sadame.db._raw import RawCursor
 
 __all__ = ["Base", "DatabaseError", "DatabaseUnavailable", "make_engine", "resolve_url", "upgrade"]
 
@@ -82,7 +83,7 @@ def _sqlite_begin(conn: Any) -> None:
     instead of failing when a deferred read would have to be upgraded); a connection with the
     ``sadame_read`` execution option begins deferred, so readers never take the write lock."""
     mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
-    conn.exec_driver_sql(f"BEGIN {mode}")
+    RawCursor(conn).execute(f"BEGIN {mode}")  # on the driver: a statement through Core costs more
 
 
 def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:

@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, select
 
+from sadame.db._raw import RawCursor
 from sadame.lang._change import has_return_cue
 from sadame.track._errors import InvalidInsight, SessionConflict
 from sadame.track._improvement import improved_issue, returning_issue
@@ -35,7 +36,7 @@ from sadame.track._ruleset import (
     issue_tokens,
     normalize_issue_text,
 )
-from sadame.track._transaction import DETECTIONS, ISSUE_COLUMNS, ISSUES, KEYS, SESSIONS, Transaction, scoped
+from sadame.track._transaction import ISSUE_COLUMNS, ISSUES, Transaction
 from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, TransitionEntry
 
 __all__ = [
@@ -61,25 +62,26 @@ MAX_TEXT = 10_000
 #: What the new-issue cap assumes for a finding without a confidence.
 NEUTRAL_CONFIDENCE = 0.5
 
-SELECT_SESSION = select(SESSIONS.c.report, SESSIONS.c.seq).where(
-    scoped(SESSIONS), SESSIONS.c.session_id == bindparam("s"))
-SELECT_SESSION_INPUT = (select(DETECTIONS.c.text, DETECTIONS.c.kind, DETECTIONS.c.confidence)
-                        .where(scoped(DETECTIONS), DETECTIONS.c.seq == bindparam("seq"))
-                        .order_by(DETECTIONS.c.position))
-SELECT_PREVIOUS = (select(DETECTIONS.c.text, DETECTIONS.c.key, DETECTIONS.c.issue_id, DETECTIONS.c.outcome)
-                   .where(scoped(DETECTIONS), DETECTIONS.c.seq == bindparam("seq"), DETECTIONS.c.kind == "issue")
-                   .order_by(DETECTIONS.c.position))  # no issue_id test: it made SQLite pick the issue index
-SELECT_KEYS = select(KEYS.c.key_digest, KEYS.c.issue_id, KEYS.c.kind).where(
-    scoped(KEYS), KEYS.c.key_digest.in_(bindparam("d", expanding=True)))
+# Run on the driver's cursor (``tx.raw``, see sadame.db._raw): each is one statement per session.
+_WHERE = "tenant_id = ? AND user_id = ?"
+SELECT_SESSION = f"SELECT report, seq FROM track_sessions WHERE {_WHERE} AND session_id = ?"
+SELECT_SESSION_INPUT = (f"SELECT text, kind, confidence FROM track_detections WHERE {_WHERE} AND seq = ? "
+                        "ORDER BY position")
+# no issue_id test: it made SQLite pick the issue index
+SELECT_PREVIOUS = (f"SELECT text, key, issue_id, outcome FROM track_detections WHERE {_WHERE} AND seq = ? "
+                   "AND kind = 'issue' ORDER BY position")
+SELECT_KEYS = f"SELECT key_digest, issue_id, kind FROM track_keys WHERE {_WHERE} AND key_digest IN (?*)"
 # Both kinds of due issue in one statement, whole rows (so no second read): open issues missed
 # enough sessions to resolve, candidates missed enough to expire.
-SELECT_DUE = select(ISSUES).where(
-    scoped(ISSUES), ISSUES.c.merged_into.is_(None),
-    ((ISSUES.c.status == Status.OPEN.value) & (ISSUES.c.clock_seq <= bindparam("lo")))
-    | ((ISSUES.c.status == Status.CANDIDATE.value) & (ISSUES.c.clock_seq <= bindparam("lc"))),
-).order_by(ISSUES.c.clock_seq, ISSUES.c.id)
-INSERT_DETECTIONS = insert(DETECTIONS)
-INSERT_SESSION = insert(SESSIONS)
+SELECT_DUE = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHERE} AND merged_into IS NULL "
+              f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= ?) "
+              f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= ?)) ORDER BY clock_seq, id")
+_DETECTION_COLUMNS = ("tenant_id", "user_id", "session_id", "seq", "position", "text", "kind", "confidence", "key",
+                      "issue_id", "tier", "link_confidence", "outcome", "at")
+INSERT_DETECTION = (f"INSERT INTO track_detections ({', '.join(_DETECTION_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(_DETECTION_COLUMNS))})")
+INSERT_SESSION = ("INSERT INTO track_sessions (tenant_id, user_id, session_id, seq, at, ruleset_version, n_new, "
+                  "n_open, n_resolved, n_regressions, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 @dataclass(frozen=True)
@@ -142,11 +144,11 @@ def parse_insights(insights: object) -> list[Insight]:
 def replay(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight]) -> SessionReport | None:
     """The stored report when this session was ingested before with the same findings; raises
     :class:`SessionConflict` when the session id was used with different findings."""
-    params = {"t": tenant, "u": user}
-    row = conn.execute(SELECT_SESSION, {**params, "s": session}).first()
+    raw = RawCursor(conn)
+    row = raw.first(SELECT_SESSION, (tenant, user, session))
     if row is None:
         return None
-    stored = [(r[0], r[1], r[2]) for r in conn.execute(SELECT_SESSION_INPUT, {**params, "seq": row[1]})]
+    stored = [(r[0], r[1], r[2]) for r in raw.rows(SELECT_SESSION_INPUT, (tenant, user, row[1]))]
     given = [(i.text, i.kind, i.confidence) for i in insights]
     if stored != given:
         raise SessionConflict(f"session {session!r} of user {user!r} was already ingested with different "
@@ -216,7 +218,7 @@ def start(tx: Transaction, session: str, settings: IngestSettings) -> IngestRun:
     report = SessionReport(user_id=tx.user, session_id=session, at=tx.at, seq=seq, ruleset_version=tx.ruleset.version)
     run = IngestRun(tx, session, seq, settings, report)
     if seq > 1:
-        for text, key, iid, outcome in tx.conn.execute(SELECT_PREVIOUS, {**tx.params, "seq": seq - 1}):
+        for text, key, iid, outcome in tx.raw.rows(SELECT_PREVIOUS, (*tx.scope_args, seq - 1)):
             if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
                 run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
     return run
@@ -299,7 +301,7 @@ def link_findings(run: IngestRun, insights: Sequence[Insight]) -> list[Linked]:
     keys = [issue_key(ins.text, run.ruleset) for ins in insights]
     digests = sorted({issue_id(k) for k in keys})
     if digests:
-        run.links = {r[0]: (r[1], r[2]) for r in tx.conn.execute(SELECT_KEYS, {**tx.params, "d": digests})}
+        run.links = {r[0]: (r[1], r[2]) for r in tx.raw.rows(SELECT_KEYS, tx.scope_args, digests)}
     # one query for linked issues, previous session's issues and ids new keys would take
     tx.load(sorted({v[0] for v in run.links.values()} | {p[2] for p in run.previous} | set(digests)))
     return [_link_one(run, pos, ins, key) for pos, (ins, key) in enumerate(zip(insights, keys, strict=True))]
@@ -379,11 +381,10 @@ def _improve(run: IngestRun, item: Linked) -> None:
 def _expire_absent(run: IngestRun) -> None:
     """Absence: open issues missed N sessions resolve, candidates missed M sessions expire."""
     tx, s = run.tx, run.settings
-    rows = tx.conn.execute(SELECT_DUE, {**tx.params, "lo": run.seq - s.miss_sessions_to_resolve,
-                                        "lc": run.seq - s.candidate_expiry_sessions}).mappings().all()
+    rows = [dict(zip(ISSUE_COLUMNS, r, strict=True)) for r in tx.raw.rows(SELECT_DUE, (
+        *tx.scope_args, run.seq - s.miss_sessions_to_resolve, run.seq - s.candidate_expiry_sessions))]
     for r in rows:
-        if r["issue_id"] not in tx.issues:
-            tx.issues[r["issue_id"]] = {c: r[c] for c in ISSUE_COLUMNS}
+        tx.keep([r[c] for c in ISSUE_COLUMNS])
     for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
                               (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
         due = [r["issue_id"] for r in rows if r["status"] == status.value]
@@ -464,12 +465,11 @@ def _fill_lists(run: IngestRun, linked: list[Linked]) -> None:
         entry.status = None if entry.issue_id is None else run.tx.get(entry.issue_id)["status"]
 
 
-def _detection(run: IngestRun, item: Linked) -> dict[str, Any]:
-    return {"tenant_id": run.tx.tenant, "user_id": run.tx.user, "session_id": run.session, "seq": run.seq,
-            "position": item.position, "text": item.insight.text, "kind": item.insight.kind,
-            "confidence": item.insight.confidence, "key": item.key, "issue_id": item.target,
-            "tier": item.tier.value, "link_confidence": None if item.created else item.link_confidence,
-            "outcome": item.outcome.value, "at": run.tx.at}
+def _detection(run: IngestRun, item: Linked) -> tuple[Any, ...]:
+    """One detection row, in the order of ``_DETECTION_COLUMNS``."""
+    return (run.tx.tenant, run.tx.user, run.session, run.seq, item.position, item.insight.text, item.insight.kind,
+            item.insight.confidence, item.key, item.target, item.tier.value,
+            None if item.created else item.link_confidence, item.outcome.value, run.tx.at)
 
 
 def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
@@ -478,32 +478,20 @@ def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
     _fill_lists(run, linked)
     r.transitions = [TransitionEntry(e["issue_id"], e["event"], e["from_state"], e["to_state"], e["reason"])
                      for e in tx.events]
-    if linked:
-        tx.conn.execute(INSERT_DETECTIONS, [_detection(run, item) for item in linked])
+    tx.raw.many(INSERT_DETECTION, [_detection(run, item) for item in linked])
     tx.flush()
-    tx.conn.execute(INSERT_SESSION, {
-        "tenant_id": tx.tenant, "user_id": tx.user, "session_id": run.session, "seq": run.seq, "at": tx.at,
-        "ruleset_version": tx.ruleset.version, "n_new": len(r.new), "n_open": tx.counts.get("open", 0),
-        "n_resolved": tx.counts.get("resolved", 0), "n_regressions": len(r.regressions),
-        "report": json.dumps(_plain(r), ensure_ascii=False),
-    })
+    tx.raw.execute(INSERT_SESSION, (
+        tx.tenant, tx.user, run.session, run.seq, tx.at, tx.ruleset.version, len(r.new), tx.counts.get("open", 0),
+        tx.counts.get("resolved", 0), len(r.regressions), json.dumps(r, ensure_ascii=False, default=_fields)))
     return r
 
 
-def _plain(value: Any) -> Any:
-    """What ``dataclasses.asdict`` gives for the report, for ``json.dumps``, without its deep copies
-    (which cost more than the rest of writing the report)."""
-    fields = getattr(value, "__dataclass_fields__", None)
-    if fields is not None:
-        return {name: v if type(v) in _SCALARS else _plain(v) for name in fields for v in (getattr(value, name),)}
-    if isinstance(value, list | tuple):
-        return [v if type(v) in _SCALARS else _plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in value.items()}
-    return value
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+def _fields(value: Any) -> Any:
+    """``json.dumps``'s hook for the report's dataclasses: their fields in declaration order (what
+    ``dataclasses.asdict`` gives, without its deep copies; the enums are ``str``)."""
+    if not hasattr(value, "__dataclass_fields__"):
+        raise TypeError(f"cannot store {type(value).__name__} in a report")
+    return value.__dict__
 
 
 def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:

@@ -422,15 +422,22 @@ def issue_tokens(text: str, ruleset: Ruleset) -> list[str]:
 
 def issue_id(key: str) -> str:
     """First 40 hex characters of SHA-256 over the UTF-8 key (lone surrogates as U+FFFD, like Node)."""
-    _check(key)
-    data = _LONE_SURROGATE.sub("\ufffd", key).encode("utf-8")
-    return hashlib.sha256(data).hexdigest()[:40]
+    found = _ID_CACHE.get(_check(key))
+    if found is None:
+        data = _LONE_SURROGATE.sub("\ufffd", key).encode("utf-8")
+        found = hashlib.sha256(data).hexdigest()[:40]
+        if len(_ID_CACHE) >= _CACHE_SIZE:
+            _ID_CACHE.clear()
+        _ID_CACHE[key] = found
+    return found
+
+
+_ID_CACHE: dict[str, str] = {}  # key -> id: a key is hashed several times per session
 
 
 def is_positive(text: str, ruleset: Ruleset) -> bool:
     """Praise, not a problem: a positive word and no negative word (seed's ``isPositiveSummary``),
     tested on the ``issue``-normalized full text."""
-    norm = normalize(_check(text), preset="issue")
     if ruleset.format_version >= 2:
         cache = ruleset._praise_cache
         found = cache.get(text)
@@ -440,6 +447,7 @@ def is_positive(text: str, ruleset: Ruleset) -> bool:
                 cache.clear()
             cache[text] = found
         return found
+    norm = normalize(_check(text), preset="issue")
     return any(w in norm for w in ruleset.positive) and not any(w in norm for w in ruleset.negative)
 
 

@@ -19,6 +19,7 @@ read at query time), and an unmerge needs nothing.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
@@ -68,7 +69,13 @@ class UserIndex:
             if posting and len(posting) <= stop:
                 shared.update(posting)
         shared.pop(exclude, None)
-        return [iid for iid, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+        # the same as sorting every nominated issue and cutting at ``limit``, without the sort
+        # (it grew with the history: a common-enough feature nominates up to 5% of the issues)
+        return [iid for iid, _ in heapq.nsmallest(limit, shared.items(), key=_rank)]
+
+
+def _rank(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
 
 
 _LOCK = threading.Lock()

@@ -21,11 +21,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, text
+from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
 from sadame.db import upgrade as upgrade_schema
+from sadame.db._raw import RawCursor
 from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._hints import record_merge_hints
@@ -54,8 +55,7 @@ T = TypeVar("T")
 
 #: The tenant's active ruleset row's identity, read in every write (built once: building a
 #: statement costs more than running it on SQLite).
-_SELECT_ACTIVE = select(RULESETS.c.version, RULESETS.c.created_at).where(
-    RULESETS.c.tenant_id == bindparam("t"), RULESETS.c.active == 1)
+_SELECT_ACTIVE = "SELECT version, created_at FROM track_rulesets WHERE tenant_id = ? AND active = 1"
 
 
 class Tracker:
@@ -144,19 +144,19 @@ class Tracker:
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
         default cannot silently change keys (migrate changes it).
         """
-        active = conn.execute(_SELECT_ACTIVE, {"t": self.tenant}).first()
+        active = RawCursor(conn).first(_SELECT_ACTIVE, (self.tenant,))
         if active is None:
             stamp = to_iso(None)
             conn.execute(insert(RULESETS).values(
                 tenant_id=self.tenant, version=self.ruleset.version, name=self.ruleset.name, active=1,
                 content=json.dumps(self.ruleset.to_dict(), ensure_ascii=False), created_at=stamp))
             self._active = (self.ruleset.version, stamp)
-        elif (active.version, active.created_at) != self._active:
+        elif (active[0], active[1]) != self._active:
             if not self._explicit:
                 content = conn.execute(select(RULESETS.c.content).where(
-                    RULESETS.c.tenant_id == self.tenant, RULESETS.c.version == active.version)).scalar_one()
+                    RULESETS.c.tenant_id == self.tenant, RULESETS.c.version == active[0])).scalar_one()
                 self.ruleset = parse_ruleset(json.loads(content), source="stored")
-            self._active = (active.version, active.created_at)
+            self._active = (active[0], active[1])
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
@@ -168,9 +168,9 @@ class Tracker:
             try:
                 with self.engine.begin() as conn:
                     if not self.is_sqlite:
+                        raw = RawCursor(conn)
                         for user in sorted(set(users)):
-                            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"),
-                                         {"k": lock_key(self.tenant, user)})
+                            raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
                     return fn(conn)
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):

@@ -8,15 +8,17 @@ written back by :meth:`Transaction.flush` in a few batched statements.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, event, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, event, func, select
 from sqlalchemy.sql.elements import BindParameter
 
+from sadame.db._raw import RawCursor
 from sadame.track._errors import IllegalTransition, InvalidInsight, IssueNotFound
 from sadame.track._lifecycle import Event, Status, transition
 from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow, RulesetRow, SessionRow, UserRow
@@ -59,16 +61,27 @@ def scoped(table: Table) -> Any:
     return (table.c.tenant_id == _TENANT) & (table.c.user_id == _USER)
 
 
-# Statements built once: building SQLAlchemy expressions costs more than running them on SQLite.
-SELECT_USER = select(USERS.c.last_seq, USERS.c.counts).where(scoped(USERS))
-SELECT_ISSUES = select(ISSUES).where(scoped(ISSUES), ISSUES.c.issue_id.in_(bindparam("ids", expanding=True)))
-UPDATE_USER = update(USERS).where(scoped(USERS)).values(last_seq=bindparam("ls"), counts=bindparam("c"))
-UPDATE_ISSUE = (
-    update(ISSUES)
-    .where(ISSUES.c.tenant_id == bindparam("b_tenant_id"), ISSUES.c.user_id == bindparam("b_user_id"),
-           ISSUES.c.issue_id == bindparam("b_issue_id"))
-    .values({k: bindparam(f"b_{k}") for k in ISSUE_COLUMNS if k not in ("tenant_id", "user_id", "issue_id")})
-)
+# The hot path's statements, run on the driver's cursor (see sadame.db._raw): SQLAlchemy Core's
+# per-statement work cost more than SQLite running them.
+_COLS = ", ".join(ISSUE_COLUMNS)
+_AT = {c: n for n, c in enumerate(ISSUE_COLUMNS)}
+_ID_AT = _AT["issue_id"]
+_WHERE = "tenant_id = ? AND user_id = ?"
+_MUTABLE = [k for k in ISSUE_COLUMNS if k not in ("tenant_id", "user_id", "issue_id")]
+SELECT_USER = f"SELECT last_seq, counts FROM track_users WHERE {_WHERE}"
+SELECT_ISSUES = f"SELECT {_COLS} FROM track_issues WHERE {_WHERE} AND issue_id IN (?*)"
+INSERT_ISSUE = f"INSERT INTO track_issues ({_COLS}) VALUES ({', '.join('?' * len(ISSUE_COLUMNS))})"
+INSERT_KEY = "INSERT INTO track_keys (tenant_id, user_id, key_digest, key, issue_id, kind) VALUES (?, ?, ?, ?, ?, ?)"
+_EVENT_COLUMNS = ("issue_id", "event", "from_state", "to_state", "actor", "reason", "at", "session_id", "data")
+INSERT_EVENT = (f"INSERT INTO track_events (tenant_id, user_id, {', '.join(_EVENT_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(_EVENT_COLUMNS) + 2))})")
+UPDATE_USER = f"UPDATE track_users SET last_seq = ?, counts = ? WHERE {_WHERE}"
+INSERT_USER = "INSERT INTO track_users (tenant_id, user_id, last_seq, counts, created_at) VALUES (?, ?, ?, ?, ?)"
+
+
+@functools.lru_cache(maxsize=256)
+def _update_sql(cols: tuple[str, ...]) -> str:
+    return f"UPDATE track_issues SET {', '.join(f'{k} = ?' for k in cols)} WHERE {_WHERE} AND issue_id = ?"
 
 
 def check_name(value: object, what: str) -> str:
@@ -126,7 +139,7 @@ def sqlite_immediate(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        RawCursor(conn).execute(f"BEGIN {mode}")
 
 
 def issue_view(row: Mapping[Any, Any]) -> IssueView:
@@ -151,15 +164,18 @@ class Transaction:
     def __init__(self, conn: Connection, tenant: str, user: str, at: str, ruleset: Ruleset) -> None:
         self.conn, self.tenant, self.user, self.at, self.ruleset = conn, tenant, user, at, ruleset
         self.params = {"t": tenant, "u": user}
-        row = conn.execute(SELECT_USER, self.params).first()
+        self.raw = RawCursor(conn)
+        self.scope_args = (tenant, user)
+        row = self.raw.first(SELECT_USER, self.scope_args)
         self.user_exists = row is not None
         self.last_seq: int = row[0] if row else 0
         self.counts: dict[str, int] = json.loads(row[1]) if row else {}
         self.issues: dict[str, dict[str, Any]] = {}
         self.absent: set[str] = set()
-        self.new_keys: list[dict[str, Any]] = []
+        self.new_keys: list[tuple[str, ...]] = []
         self.new_ids: set[str] = set()
         self.dirty: set[str] = set()
+        self.stored: dict[str, tuple[Any, ...]] = {}  #: issue -> its row as stored (see keep)
         self.events: list[dict[str, Any]] = []
 
     def scope(self, table: Table) -> Any:
@@ -171,12 +187,23 @@ class Transaction:
         missing = [i for i in ids if i not in self.issues and i not in self.absent]
         if not missing:
             return
-        for r in self.conn.execute(SELECT_ISSUES, {**self.params, "ids": missing}).mappings():
-            self.issues[r["issue_id"]] = {c: r[c] for c in ISSUE_COLUMNS}
+        for r in self.raw.rows(SELECT_ISSUES, self.scope_args, missing):
+            self.keep(r)
         self.absent.update(i for i in missing if i not in self.issues)
+
+    def keep(self, row: Sequence[Any]) -> None:
+        """Hold a stored issue row (columns of ``ISSUE_COLUMNS``) and remember it as stored, so
+        :meth:`flush` writes only the columns that changed (unless it is held already)."""
+        iid = row[_ID_AT]
+        if iid not in self.issues:
+            self.issues[iid] = dict(zip(ISSUE_COLUMNS, row, strict=True))
+            self.stored[iid] = tuple(row)
 
     def get(self, iid: str) -> dict[str, Any]:
         """The issue ``iid`` (loaded on demand); raises IssueNotFound."""
+        found = self.issues.get(iid)
+        if found is not None:
+            return found
         self.load([iid])
         if iid not in self.issues:
             raise IssueNotFound(f"no issue {iid} for user {self.user!r} in tenant {self.tenant!r}")
@@ -252,35 +279,41 @@ class Transaction:
 
     def add_key(self, key: str, iid: str, kind: str = "primary") -> None:
         """Buffer a key row pointing at ``iid``."""
-        self.new_keys.append({"tenant_id": self.tenant, "user_id": self.user, "key_digest": issue_id(key),
-                              "key": key, "issue_id": iid, "kind": kind})
+        self.new_keys.append((self.tenant, self.user, issue_id(key), key, iid, kind))
 
     def flush(self) -> None:
         """Write every buffered change: new and changed issues, keys, events, the user's counters."""
-        c = self.conn
-        new_rows = [self.issues[i] for i in sorted(self.new_ids)]
-        if new_rows:
-            c.execute(insert(ISSUES), new_rows)
-        changed = [{f"b_{k}": v for k, v in self.issues[i].items()} for i in sorted(self.dirty - self.new_ids)]
-        if changed:
-            c.execute(UPDATE_ISSUE, changed)
-        if self.new_keys:
-            c.execute(insert(KEYS), self.new_keys)
-            self.new_keys = []
-        if self.events:
-            c.execute(insert(EVENTS), [{"tenant_id": self.tenant, "user_id": self.user, **e} for e in self.events])
+        raw, issues, scope = self.raw, self.issues, self.scope_args
+        raw.many(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
+        self._update_issues()
+        raw.many(INSERT_KEY, self.new_keys)
+        self.new_keys = []
+        raw.many(INSERT_EVENT, [[*scope, *(e[c] for c in _EVENT_COLUMNS)] for e in self.events])
         self._write_user()
+        for i in self.new_ids | self.dirty:  # written whole if changed again in this transaction
+            self.stored.pop(i, None)
         self.new_ids.clear()
         self.dirty.clear()
         self.events.clear()
 
+    def _update_issues(self) -> None:
+        """One UPDATE per set of changed columns (one set, usually): an unchanged indexed column
+        is not rewritten, so its indexes are not touched; a row that did not change is not written."""
+        groups: dict[tuple[str, ...], list[list[Any]]] = {}
+        for i in sorted(self.dirty - self.new_ids):
+            issue, before = self.issues[i], self.stored.get(i)
+            cols = tuple(c for c in _MUTABLE if before is None or issue[c] != before[_AT[c]])
+            if cols:
+                groups.setdefault(cols, []).append([*(issue[c] for c in cols), *self.scope_args, i])
+        for cols, rows in groups.items():
+            self.raw.many(_update_sql(cols), rows)
+
     def _write_user(self) -> None:
         counts = json.dumps({k: v for k, v in sorted(self.counts.items()) if v}, sort_keys=True)
         if self.user_exists:
-            self.conn.execute(UPDATE_USER, {**self.params, "ls": self.last_seq, "c": counts})
+            self.raw.execute(UPDATE_USER, (self.last_seq, counts, *self.scope_args))
             return
-        self.conn.execute(insert(USERS).values(tenant_id=self.tenant, user_id=self.user, last_seq=self.last_seq,
-                                               counts=counts, created_at=self.at))
+        self.raw.execute(INSERT_USER, (*self.scope_args, self.last_seq, counts, self.at))
         self.user_exists = True
 
     def recount(self, iid: str) -> None:

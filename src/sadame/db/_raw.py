@@ -1,0 +1,93 @@
+"""The driver's own cursor for hot paths, inside a SQLAlchemy transaction.
+
+SQLAlchemy Core spends more per statement (compile-cache lookup, parameter processing,
+result objects, events) than SQLite spends running it. :class:`RawCursor` runs plain SQL on
+the DB-API cursor of the connection a SQLAlchemy transaction already holds, so it shares that
+transaction (its ``BEGIN IMMEDIATE`` or advisory lock, its commit and rollback).
+
+SQL is written once with ``?`` placeholders and converted for the driver's paramstyle
+(``%s`` for psycopg); ``IN`` lists are written ``IN (?*)`` and expanded to one placeholder
+per value on SQLite, ``= ANY(%s)`` with one array parameter on PostgreSQL (one prepared
+statement for any length). Driver errors are raised as SQLAlchemy's wrapped exceptions
+(``IntegrityError``, ``OperationalError``, ...) after the engine's own translation of fatal
+errors, exactly as ``Connection.execute`` raises them, so callers' retries still work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
+
+from sadame.db._checks import translate_error
+
+__all__ = ["RawCursor"]
+
+_IN_LIST = "IN (?*)"
+
+
+class RawCursor:
+    """Plain SQL on the DB-API cursor of ``conn`` (see the module docstring)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.dialect = conn.dialect
+        self.postgres = self.dialect.name == "postgresql"
+        self.cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        self._error: type[BaseException] = self.dialect.loaded_dbapi.Error
+        self._sql: dict[tuple[str, int], str] = {}
+
+    def _prepare(self, sql: str, width: int) -> str:
+        """``sql`` for this driver, its ``IN (?*)`` list ``width`` values wide."""
+        found = self._sql.get((sql, width))
+        if found is None:
+            if self.postgres:
+                found = sql.replace(_IN_LIST, "= ANY(?)").replace("?", "%s")
+            else:
+                found = sql.replace(_IN_LIST, f"IN ({', '.join('?' * width)})" if width else "IN (NULL)")
+            self._sql[(sql, width)] = found
+        return found
+
+    def _raise(self, exc: BaseException, sql: str, params: Any, many: bool) -> None:
+        translated = translate_error(self.conn.engine.url.render_as_string(hide_password=True), exc)
+        if translated is not None:
+            raise translated from exc
+        if self.dialect.is_disconnect(exc, None, self.cursor):  # type: ignore[arg-type]
+            self.conn.invalidate(exc)
+        raise DBAPIError.instance(sql, params, exc, self._error, dialect=self.dialect, ismulti=many) from exc  # type: ignore[arg-type]
+
+    def execute(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> Any:
+        """Run ``sql`` with ``params``; ``values`` fill its ``IN (?*)`` list (after ``params``)."""
+        if values is None:
+            stmt, args = self._prepare(sql, 0), params
+        elif self.postgres:
+            stmt, args = self._prepare(sql, 0), (*params, list(values))
+        else:
+            stmt, args = self._prepare(sql, len(values)), (*params, *values)
+        try:
+            return self.cursor.execute(stmt, args)
+        except self._error as exc:
+            self._raise(exc, stmt, args, False)
+
+    def rows(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> list[Any]:
+        """All rows (tuples) of a select."""
+        self.execute(sql, params, values)
+        return list(self.cursor.fetchall())
+
+    def first(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first row of a select, or None."""
+        self.execute(sql, params)
+        return self.cursor.fetchone()
+
+    def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """One ``executemany`` of ``sql`` over ``rows`` (one pipelined batch on psycopg)."""
+        stmt = self._prepare(sql, 0)
+        batch = list(rows)
+        if not batch:
+            return
+        try:
+            self.cursor.executemany(stmt, batch)
+        except self._error as exc:
+            self._raise(exc, stmt, batch, True)

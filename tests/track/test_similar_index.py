@@ -1,0 +1,57 @@
+"""The inverted index of ``similar()`` (issue 21 item 4) answers exactly like the plain scan."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sadame.track import Tracker
+from sadame.track._similar import similar_issues_scan
+from sadame.track._similar_index import UserIndex
+from sadame.track._views import TrackerConfig
+
+VOCABULARY = json.loads((Path(__file__).parent / "data" / "similar_vocabulary.json").read_text("utf-8"))
+
+
+def _history(n: int, seed: int) -> list[str]:
+    combos = [f"{w}{p}{q}" for w in VOCABULARY["when"] for p in VOCABULARY["parts"] for q in VOCABULARY["problems"]]
+    random.Random(seed).shuffle(combos)
+    return combos[:n]
+
+
+def test_the_index_gives_the_scans_scores_and_order_on_a_realistic_history(db_url: str) -> None:
+    with Tracker(db_url, tenant="t", config=TrackerConfig(max_new_per_session=1000)) as t:
+        texts = _history(300, seed=3)
+        ids: list[str] = []
+        for start in range(0, len(texts), 100):  # three sessions: the index is read incrementally
+            report = t.ingest("u", f"s{start}", texts[start : start + 100])
+            ids += [e.issue_id or "" for e in report.new + report.deferred + report.remaining]
+        assert len(ids) > 250
+        compared = 0
+        with t.engine.connect() as conn:
+            for iid in ids[::3]:
+                indexed = [(s.issue_id, s.score, s.merge_offered) for s in t.similar("u", iid)]
+                scanned = [(s.issue_id, s.score, s.merge_offered)
+                           for s in similar_issues_scan(conn, "t", "u", iid, ruleset=t.ruleset)]
+                assert indexed == scanned, iid
+                compared += bool(indexed)
+        assert compared > 50  # most issues have suggestions: the comparison is not of empty lists
+
+
+@given(st.dictionaries(st.sampled_from([f"f{n}" for n in range(30)]),
+                       st.sets(st.sampled_from([f"i{n:02d}" for n in range(60)]), max_size=40), max_size=30),
+       st.sets(st.sampled_from([f"f{n}" for n in range(30)])), st.integers(1, 20))
+def test_candidates_are_the_sorted_nominations_cut_at_the_limit(postings: dict[str, set[str]], query: set[str],
+                                                                limit: int) -> None:
+    index = UserIndex(titles={f"i{n:02d}": "" for n in range(60)}, postings=postings)
+    shared: dict[str, int] = {}
+    for f in query:
+        for iid in postings.get(f, set()):
+            shared[iid] = shared.get(iid, 0) + 1
+    shared.pop("i00", None)
+    expected = [iid for iid, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+    assert index.candidates(query, "i00", limit) == expected
