@@ -30,6 +30,7 @@ from sadame.lang import Token, analyze
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._polarity import negations_after
+from sadame.lang._predicate import read_clauses
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -141,6 +142,15 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     """
     if has_return_cue(text):
         return "problem"
+    tokens = analyze(text[:2_000])
+    clause = main_clause(tokens)
+    reading = read_clauses(clause, negative)
+    if reading == "problem" or reading == "better":
+        return "improvement" if reading == "better" else "problem"
+    if reading == "praise":
+        main = text[clause[0].begin:] if clause else text
+        standing = any(w in main and f"{w}を" not in main and not negative_is_resolved(main, w) for w in negative)
+        return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
     change = change_of(text, negative)
     if change is not None:
         return "improvement" if change == "better" else "problem"

@@ -1,0 +1,296 @@
+"""Reading a finding by its final predicate: what it says of its subject, and how that changed.
+
+A Japanese clause ends in its predicate, and the auxiliaries after the predicate say how it is
+meant: negated (ない, ず), hedged (〜とは言えない, 〜わけではない, 〜とまではいかない), changed
+(〜なった, 〜てきた, 〜ようになった), excessive (〜すぎる, 〜てしまう). So a clause is read from the
+end: the auxiliary chain is peeled off, what is left is the **head**, and the head's polarity
+comes from the polarity lexicon (``data/lang/polarity-ja.yaml``), often through its **subject**
+(the noun before が/は/も):
+
+* a state (美しい, 雑), a problem verb (崩れる, 遅刻する), a word of progress (改善, 上達, 前進);
+* a decrease (減った, 収まった, 取れた) is progress of a problem or of anything neutral, and a
+  problem of a quality (可読性が下がった); an increase (増えた, 目立つ) the other way round;
+* being there (ある, 見られる, 出てきた) is as good as its subject: 迷いがない, 力みが見られなく
+  なった are progress, 自信がない is a problem;
+* a scalar adjective (少ない, 短い, 大きい) is good or bad by its subject (ミスが少ない) or,
+  said of a neutral subject, by a comparison with the past (前回に比べて保留時間が短くなった);
+* 〜ようになった of anything but a problem verb is progress (目を合わせられるようになった).
+
+A negation flips the polarity (a negated neutral predicate is a problem: 音がそろわない, unless
+its subject is a problem: 余計な力が入っていない). A positive reading with a change (なった,
+てきた, a decrease, a word of progress) or a comparison (前回より, 以前と比べて, 引き続き) is an
+improvement; a coordinate clause (〜で、〜) that reads as a problem makes the finding one.
+
+>>> read_clause_text("キックの無駄な力みが取れてきた")
+'better'
+>>> read_clause_text("手際が良いとは言えない")
+'problem'
+>>> read_clause_text("暗譜が完璧で、最後まで迷いがない")
+'praise'
+>>> read_clause_text("前回より話が長くなった")
+'problem'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sadame.lang._analyzer import Token, analyze
+from sadame.lang._lexicon import Lexicon, lexicon
+from sadame.lang._polarity import is_negator
+
+__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses"]
+
+Reading = Literal["better", "praise", "problem"] | None
+
+_AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", "仕舞う", "いく", "行く", "おる", "おく", "置く",
+                           "みる", "見る", "ある", "有る", "ちゃう"})
+_HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
+                          "呼べる", "至る"})
+_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では"})
+_SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
+_FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
+_CONTINUING = frozenset({"引き続き", "相変わらず", "変わらず", "依然として"})
+#: Adverbs of "still not there": with a neutral or bad predicate the clause is a problem.
+_STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+
+
+@dataclass
+class _Chain:
+    """What the auxiliaries after the head say."""
+
+    negations: int = 0
+    became: bool = False
+    came: bool = False
+    habit: bool = False
+    excess: bool = False
+    ease: int = 0
+    progressive: bool = False
+    past: bool = False
+    #: negated, then なる: 〜なくなった (no longer)
+    no_longer: bool = False
+
+
+def _lemma_in(token: Token, words: frozenset[str]) -> bool:
+    return token.lemma in words or token.normalized in words or token.surface in words
+
+
+def _after_te(tokens: Sequence[Token], j: int) -> bool:
+    return j >= 1 and tokens[j - 1].surface in ("て", "で") and tokens[j - 1].pos[0] in ("助詞", "助動詞")
+
+
+def _is_hedge(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    """``tokens[j]`` is the 言う of 〜とは言えない / 〜ようには見えない / 〜とまではいかない."""
+    if not (_lemma_in(tokens[j], _HEDGE_VERBS) and chain.negations):
+        return False
+    k = j - 1
+    while k >= 0 and tokens[k].surface in ("は", "も", "まで"):
+        k -= 1
+    return k >= 0 and tokens[k].surface in ("と", "に", "とは")
+
+
+def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    """Peel ``tokens[j]`` off the auxiliary chain (True) or say it is the head (False)."""
+    t = tokens[j]
+    kind = t.pos[0]
+    if kind == "助動詞":
+        negator = is_negator(t)
+        chain.negations += negator
+        chain.no_longer |= negator and chain.became
+        chain.past |= t.lemma == "た"
+        return True
+    if kind == "形容詞" and t.pos[1] == "非自立可能" and t.lemma in ("ない", "無い"):
+        if j >= 1 and tokens[j - 1].surface in _SUBJECT_PARTICLES | {"の"} and tokens[j - 1].pos[0] == "助詞":
+            chain.negations += 1
+            chain.no_longer |= chain.became
+            return False  # 迷いがない: the head is "there is none"
+        chain.negations += 1
+        chain.no_longer |= chain.became
+        return True
+    if kind == "助詞" and (t.surface in _CHAIN_PARTICLES or t.pos[1] == "終助詞"):
+        return True
+    if kind == "接尾辞":
+        if t.normalized == "難い" and j >= 1 and _lemma_in(tokens[j - 1], _HEDGE_VERBS):
+            chain.negations += 1
+            return True
+        chain.excess |= t.lemma in ("すぎる", "過ぎる")
+        chain.ease = 1 if t.lemma == "やすい" else -1 if t.normalized in ("難い", "辛い") or t.lemma == "づらい" else 0
+        return t.pos[1] != "名詞的"
+    return _peel_verb(tokens, j, chain)
+
+
+def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    t = tokens[j]
+    if t.lemma in ("なる", "成る") and t.pos[1] == "非自立可能" and j >= 1:
+        chain.became = True
+        return True
+    if t.lemma in ("すぎる", "過ぎる") and t.pos[0] == "動詞":
+        chain.excess = True
+        return True
+    if t.lemma in _AUX_AFTER_TE and _after_te(tokens, j):
+        chain.came |= t.lemma in ("くる", "来る")
+        chain.progressive |= t.lemma in ("いる", "居る")
+        chain.excess |= t.lemma in ("しまう", "仕舞う", "ちゃう")
+        return True
+    if t.lemma == "よう" and chain.became:
+        chain.habit = True
+        return True
+    if t.lemma in ("わけ", "訳") and chain.negations:
+        return True
+    return _is_hedge(tokens, j, chain)
+
+
+def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
+    j = len(tokens) - 1
+    while j >= 0 and tokens[j].pos[0] in _FINAL_SKIP:
+        j -= 1
+    chain = _Chain()
+    while j >= 0 and _peel_one(tokens, j, chain):
+        j -= 1
+    if j < 0:
+        return None
+    t = tokens[j]
+    if t.lemma in ("する", "為る") and j >= 1 and tokens[j - 1].pos[0] in ("名詞", "副詞", "形状詞"):
+        j -= 1  # 改善した, 遅刻する, はっきりしている: the noun is the head
+    return j, chain
+
+
+def _in_words(token: Token, words: frozenset[str]) -> bool:
+    return _lemma_in(token, words) or any(token.surface.endswith(w) and len(w) >= 2 for w in words)
+
+
+def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
+    text = "".join(t.surface for t in tokens)
+    if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) for t in tokens) \
+            or any(w in text for w in negative):
+        return -1
+    last = tokens[-1] if tokens else None
+    if last is None:
+        return 0
+    quality = last.surface.endswith(lex.quality_suffixes) and len(text) >= 2 and last.lemma != "力み"
+    return 1 if quality or any(_lemma_in(t, lex.positive_nouns) or _lemma_in(t, lex.positive_states)
+                               for t in tokens) else 0
+
+
+def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """The polarity of the subject of the head: the noun before the last が/は/も before it."""
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    if k < 1:
+        return 0
+    end, start = k, k
+    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
+        start -= 1
+    polarity = _noun_polarity(tokens[start:end], lex, negative)
+    if polarity or start == 0:
+        return polarity
+    before = tokens[start - 1]
+    modifier = tokens[start - 2] if before.lemma == "だ" and start >= 2 else before
+    if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
+        return -1  # 無駄な力み, 焦がすこと, 遮ること
+    return 0
+
+
+def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
+    for words, sign in ((lex.scalar_less, -1), (lex.scalar_more, 1)):
+        default = words.get(token.lemma)
+        if default is not None:
+            return sign * subject if subject else default
+    return None
+
+
+def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
+    """The head's polarity before negation, and whether the head itself says a change."""
+    t = tokens[head]
+    if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
+        return subject, False
+    if chain.ease:
+        bad = _lemma_in(t, lex.problem_verbs)
+        return (-chain.ease if bad else chain.ease), False
+    if _lemma_in(t, lex.better_words):
+        return 1, True
+    if _lemma_in(t, lex.decrease_verbs):
+        return (-subject if subject else 1), True
+    if _lemma_in(t, lex.increase_verbs):
+        return (subject if subject else -1), True
+    if _lemma_in(t, lex.existence_verbs):
+        return subject, False
+    scalar = _scalar(t, subject, lex)
+    if scalar is not None:
+        return scalar, False
+    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
+        return -1, False
+    if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
+        verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+        return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
+    return 0, False
+
+
+def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    for i, t in enumerate(tokens):
+        if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
+            return True
+        nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
+        if t.surface in lex.past_words and nxt in ("より", "よりも", "と", "に", "から", "は"):
+            return True
+    return False
+
+
+def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool = False) -> Reading:
+    """The reading of one clause (see the module doc); None when the lexicon cannot tell."""
+    lex = lexicon()
+    found = _head(tokens)
+    if found is None:
+        return None
+    head, chain = found
+    if chain.excess:
+        return "problem"
+    subject = _subject(tokens, head, lex, negative)
+    polarity, change = _polarity(tokens, head, chain, subject, lex)
+    if chain.habit:
+        polarity, change = (polarity if polarity else 1), True
+    if chain.negations % 2:
+        if polarity == 0 and chain.no_longer and (chain.past or chain.progressive):
+            return "better"  # 膝が内側に入らなくなっている: no longer
+        polarity = -polarity if polarity else (1 if subject < 0 else -1)
+        change |= chain.no_longer
+    if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
+        return "problem"  # まだ結論が最後に来る
+    if polarity == 0 and compares and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
+        return "better"  # 前回に比べて保留時間が短くなった
+    if polarity > 0:
+        return "better" if change or compares or chain.became or chain.came else "praise"
+    return "problem" if polarity < 0 else None
+
+
+def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
+    out, start = [], 0
+    for i, t in enumerate(tokens):
+        if t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
+            if i > start:
+                out.append(tokens[start:i])
+            start = i + 1
+    if start < len(tokens):
+        out.append(tokens[start:])
+    return out
+
+
+def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
+    """The reading of a main clause: its last coordinate clause decides, unless an earlier one
+    reads as a problem (音色はきれいで、タッチが弱い)."""
+    comp = _compares(tokens, lexicon()) or bool(compares)
+    parts = _clauses(tokens)
+    if not parts:
+        return None
+    last = read_clause(parts[-1], negative, comp)
+    if last != "problem" and any(read_clause(p, negative, comp) == "problem" for p in parts[:-1]):
+        return "problem"
+    return last
+
+
+def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
+    """:func:`read_clauses` of the whole ``text`` (for tests and examples)."""
+    return read_clauses(analyze(text[:2_000]), negative)
