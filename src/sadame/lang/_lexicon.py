@@ -18,6 +18,7 @@ __all__ = ["LEXICON_FORMAT", "Lexicon", "LexiconError", "lexicon", "parse_lexico
 LEXICON_FORMAT = "sadame.polarity-lexicon/1"
 _LISTS = ("positive_states", "negative_states", "problem_nouns", "positive_nouns", "quality_suffixes",
           "problem_verbs", "better_words", "decrease_verbs", "increase_verbs", "existence_verbs",
+          "decrease_transitive", "cause_verbs", "count_nouns",
           "negative_modifiers", "past_words", "return_words")
 _SCALARS = ("scalar_less", "scalar_more")
 
@@ -40,6 +41,9 @@ class Lexicon:
     decrease_verbs: frozenset[str]
     increase_verbs: frozenset[str]
     existence_verbs: frozenset[str]
+    decrease_transitive: frozenset[str]
+    cause_verbs: frozenset[str]
+    count_nouns: frozenset[str]
     negative_modifiers: frozenset[str]
     past_words: frozenset[str]
     return_words: frozenset[str]

@@ -49,9 +49,10 @@ _AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", 
                            "みる", "見る", "ある", "有る", "ちゃう"})
 _HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
                           "呼べる", "至る"})
-_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では"})
+_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい"})
 _SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
 _FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
+_EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
 _CONTINUING = frozenset({"引き続き", "相変わらず", "変わらず", "依然として"})
 #: Adverbs of "still not there": with a neutral or bad predicate the clause is a problem.
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
@@ -69,6 +70,8 @@ class _Chain:
     ease: int = 0
     progressive: bool = False
     past: bool = False
+    #: 〜そうに見える, 〜ように聞こえる: how it looks, the head is before
+    evidential: bool = False
     #: negated, then なる: 〜なくなった (no longer)
     no_longer: bool = False
 
@@ -134,8 +137,14 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         chain.progressive |= t.lemma in ("いる", "居る")
         chain.excess |= t.lemma in ("しまう", "仕舞う", "ちゃう")
         return True
-    if t.lemma == "よう" and chain.became:
-        chain.habit = True
+    if t.lemma in _EVIDENTIAL and j >= 2 and tokens[j - 1].lemma == "だ" and tokens[j - 2].lemma in ("そう", "よう"):
+        chain.evidential = True
+        return True
+    if t.lemma == "そう" and t.pos[1] == "助動詞語幹":
+        return True  # 苦しそうになった, なさそうに見える
+    verb_before = j >= 1 and tokens[j - 1].pos[0] in ("動詞", "助動詞")  # 言えるようになった, not 三連符のようになる
+    if t.lemma == "よう" and ((chain.became and verb_before) or chain.evidential):
+        chain.habit = not chain.evidential
         return True
     if t.lemma in ("わけ", "訳") and chain.negations:
         return True
@@ -163,8 +172,9 @@ def _in_words(token: Token, words: frozenset[str]) -> bool:
 
 def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
     text = "".join(t.surface for t in tokens)
-    if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) for t in tokens) \
-            or any(w in text for w in negative):
+    if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
+           for t in tokens) or any(w in text for w in negative) \
+            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2):
         return -1
     last = tokens[-1] if tokens else None
     if last is None:
@@ -174,17 +184,37 @@ def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str
                                for t in tokens) else 0
 
 
+def _count_polarity(tokens: Sequence[Token], start: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """A count (回数, 量) is as good or bad as what it counts (ミスの回数, 発言の回数)."""
+    if start >= 2 and tokens[start - 1].surface == "の":
+        begin = start - 1
+        while begin > 0 and tokens[begin - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞"):
+            begin -= 1
+        if begin < start - 1:
+            return _noun_polarity(tokens[begin : start - 1], lex, negative)
+    return 0
+
+
 def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> int:
-    """The polarity of the subject of the head: the noun before the last が/は/も before it."""
+    """The polarity of the subject of the head: the noun before the last が/は/も before it
+    (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
+    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
+    particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     k = head - 1
-    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+    while k >= 0 and not (tokens[k].surface in particles and tokens[k].pos[0] == "助詞"):
         k -= 1
     if k < 1:
         return 0
     end, start = k, k
     while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
         start -= 1
+    if tokens[end - 1].surface.endswith(tuple(lex.count_nouns)):  # ミスの頻度: what it counts, first
+        counted = _count_polarity(tokens, start, lex, negative)
+        if counted:
+            return counted
     polarity = _noun_polarity(tokens[start:end], lex, negative)
+    if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
+        polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
     if polarity or start == 0:
         return polarity
     before = tokens[start - 1]
@@ -207,13 +237,22 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     t = tokens[head]
     if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
         return subject, False
+    if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
+            and tokens[head - 2].surface in ("身", "板", "様"):
+        return 1, True  # 身についてきた, 板についてきた
+    if t.surface == "気" and chain.became:
+        return -1, False  # 気になる: it bothers; 気にならなくなった is progress
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
-    if _lemma_in(t, lex.decrease_verbs):
-        return (-subject if subject else 1), True
+    if _lemma_in(t, lex.cause_verbs):
+        return subject, False
+    if _lemma_in(t, lex.decrease_transitive):
+        return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
+    if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
+        return (-subject if subject else 1 if t.lemma in ("減る", "減少") else 0), True
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
     if _lemma_in(t, lex.existence_verbs):
@@ -223,10 +262,33 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return scalar, False
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
         return -1, False
+    if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
+        return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
     return 0, False
+
+
+def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
+    """An adverbial "without a problem" before the head: a problem verb or noun + ずに / ないで / なく."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        without = (nxt.normalized == "ず" and nxt.pos[0] == "助動詞") or (
+            nxt.lemma in ("ない", "無い") and i + 2 < len(tokens) and tokens[i + 2].surface in ("で", "に"))
+        without |= nxt.surface == "なく" and nxt.pos[0] == "形容詞"
+        verb = tokens[i - 1] if t.lemma in ("する", "為る") and i >= 1 else t
+        if without and (_lemma_in(verb, lex.problem_verbs) or _in_words(verb, lex.problem_nouns)
+                        or any(w in verb.surface for w in negative)):
+            return True
+    return False
+
+
+def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    return k >= 1 and _lemma_in(tokens[k - 1], lex.better_words)
 
 
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
@@ -234,7 +296,7 @@ def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
         if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
-        if t.surface in lex.past_words and nxt in ("より", "よりも", "と", "に", "から", "は"):
+        if t.surface in lex.past_words and nxt in ("より", "よりも"):  # 前回より; not 最初から, スクリーンの前に
             return True
     return False
 
@@ -246,19 +308,25 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if found is None:
         return None
     head, chain = found
-    if chain.excess:
+    if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+                           for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
     if chain.negations % 2:
-        if polarity == 0 and chain.no_longer and (chain.past or chain.progressive):
+        verb = tokens[head].pos[0] == "動詞"
+        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive):
             return "better"  # 膝が内側に入らなくなっている: no longer
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
         change |= chain.no_longer
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
         return "problem"  # まだ結論が最後に来る
+    if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
+        polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
+    if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
+        change = True  # 成長が見られる
     if polarity == 0 and compares and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
         return "better"  # 前回に比べて保留時間が短くなった
     if polarity > 0:
@@ -266,10 +334,27 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     return "problem" if polarity < 0 else None
 
 
+def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
+    """``tokens[i]`` ends a clause joined without a comma: an adjective in 〜く or a state + で
+    before a new predicate (リズムが甘く三連符のようになる, リズムが一定で安定している)."""
+    if i + 1 >= len(tokens):
+        return False
+    t, nxt = tokens[i], tokens[i + 1]
+    joint = (t.pos[0] == "形容詞" and t.pos[1] != "非自立可能" and t.surface.endswith("く")) or (
+        t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
+        t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
+        and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
+    return joint and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+
+
 def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     out, start = [], 0
     for i, t in enumerate(tokens):
-        if t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
+        said = any(x.surface in _SUBJECT_PARTICLES and x.pos[0] == "助詞" for x in tokens[start:i])
+        if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
+            out.append(tokens[start : i + 1])
+            start = i + 1
+        elif t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
             if i > start:
                 out.append(tokens[start:i])
             start = i + 1

@@ -148,8 +148,9 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
-        main = text[clause[0].begin:] if clause else text
-        standing = any(w in main and f"{w}を" not in main and not negative_is_resolved(main, w) for w in negative)
+        main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
+        standing = any(w in main and f"{w}を" not in main and not negative_is_resolved(main, w)
+                       and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
         return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
     change = change_of(text, negative)
     if change is not None:
