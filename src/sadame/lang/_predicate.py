@@ -49,7 +49,8 @@ _AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", 
                            "みる", "見る", "ある", "有る", "ちゃう"})
 _HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
                           "呼べる", "至る"})
-_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい"})
+_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい",
+                              "つつ"})
 _SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
 _FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
 _EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
@@ -132,6 +133,9 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
     if t.lemma in ("すぎる", "過ぎる") and t.pos[0] == "動詞":
         chain.excess = True
         return True
+    if t.lemma in ("ある", "有る") and j >= 1 and tokens[j - 1].surface == "つつ":
+        chain.came = True  # 解消されつつある: under way
+        return True
     if t.lemma in _AUX_AFTER_TE and _after_te(tokens, j):
         chain.came |= t.lemma in ("くる", "来る")
         chain.progressive |= t.lemma in ("いる", "居る")
@@ -160,6 +164,11 @@ def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
         j -= 1
     if j < 0:
         return None
+    if tokens[j].lemma in ("ある", "有る") and j >= 2 and tokens[j - 1].surface == "に" and tokens[j - 2].lemma == "傾向":
+        j -= 2  # 改善傾向にある: the trend is the head
+    if tokens[j].lemma == "傾向" and j >= 1 and tokens[j - 1].pos[0] == "名詞":
+        j -= 1  # 減少傾向: a trend of a decrease
+        chain.came = True
     t = tokens[j]
     if t.lemma in ("する", "為る") and j >= 1 and tokens[j - 1].pos[0] in ("名詞", "副詞", "形状詞"):
         j -= 1  # 改善した, 遅刻する, はっきりしている: the noun is the head
@@ -252,7 +261,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
-        return (-subject if subject else 1 if t.lemma in ("減る", "減少") else 0), True
+        return (-subject if subject else 1 if t.lemma in ("減る", "減少", "短縮") else 0), True
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
     if _lemma_in(t, lex.existence_verbs):
@@ -296,7 +305,7 @@ def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
         if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
-        if t.surface in lex.past_words and nxt in ("より", "よりも"):  # 前回より; not 最初から, スクリーンの前に
+        if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど"):  # 前回より; not 最初から, スクリーンの前に
             return True
     return False
 
@@ -327,7 +336,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
     if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
-    if polarity == 0 and compares and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
+    known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
+    if polarity == 0 and compares and known and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
         return "better"  # 前回に比べて保留時間が短くなった
     if polarity > 0:
         return "better" if change or compares or chain.became or chain.came else "praise"

@@ -127,8 +127,10 @@ KINDS = ("problem", "praise", "improvement")
 def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str]) -> str:
     """``problem``, ``praise`` or ``improvement`` for the normalized finding ``text``.
 
-    A return cue (また, 再び, ぶり返す) makes it a problem; otherwise the last change cue of the
-    main clause decides (see :mod:`sadame.lang._change`): 〜すぎる / まだ are problems,
+    A return cue (また, 再び, ぶり返す) makes it a problem; otherwise the final predicate of the main
+    clause is read with the polarity lexicon (:mod:`sadame.lang._predicate`): a problem or an
+    improvement stands, praise stands unless a ruleset problem word is left standing. When the
+    lexicon cannot tell, the last change cue of the main clause decides (see :mod:`sadame.lang._change`): 〜すぎる / まだ are problems,
     〜ようになった / 〜なくなった / 改善された are improvements. Without one, praise in the main
     clause (after the last 〜が、/ 〜ものの) is praise -- an improvement when it compares with
     the past or continues (前回より, 引き続き) -- and anything else is a problem.
