@@ -305,7 +305,10 @@ def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
         if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
-        if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど"):  # 前回より; not 最初から, スクリーンの前に
+        if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど", "同様"):  # 前回より; not 最初から, 前に
+            return True
+        after = tokens[i + 2].lemma if i + 2 < len(tokens) else ""
+        if t.surface in lex.past_words and nxt == "に" and after in ("続く", "引き続く"):  # 前回に続いて
             return True
     return False
 
