@@ -56,6 +56,10 @@ _FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
 _EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
 _CONTINUING = frozenset({"引き続き", "相変わらず", "変わらず", "依然として"})
 #: Adverbs of "still not there": with a neutral or bad predicate the clause is a problem.
+#: Time nouns that set a scope (今回は), never a subject.
+_NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週", "今月", "前回", "以前", "当初", "最初"})
+#: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
+_LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 
 
@@ -209,14 +213,19 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
     acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
-    k = head - 1
-    while k >= 0 and not (tokens[k].surface in particles and tokens[k].pos[0] == "助詞"):
+    k = head
+    while True:
         k -= 1
-    if k < 1:
-        return 0
-    end, start = k, k
-    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
-        start -= 1
+        while k >= 0 and not (tokens[k].surface in particles and tokens[k].pos[0] == "助詞"):
+            k -= 1
+        if k < 1:
+            return 0
+        end, start = k, k
+        while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
+            start -= 1
+        scope = tokens[k - 1].pos[0] == "助詞" and particles is _SUBJECT_PARTICLES  # 今回のコードでは
+        if not (scope or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
+            break  # 癖は今回は見られなかった: the subject is 癖, not 今回
     if tokens[end - 1].surface.endswith(tuple(lex.count_nouns)):  # ミスの頻度: what it counts, first
         counted = _count_polarity(tokens, start, lex, negative)
         if counted:
@@ -256,6 +265,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
+    if t.lemma in _LEAVE and subject < 0:
+        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease
     if _lemma_in(t, lex.cause_verbs):
         return subject, False
     if _lemma_in(t, lex.decrease_transitive):
@@ -289,6 +300,19 @@ def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[s
         verb = tokens[i - 1] if t.lemma in ("する", "為る") and i >= 1 else t
         if without and (_lemma_in(verb, lex.problem_verbs) or _in_words(verb, lex.problem_nouns)
                         or any(w in verb.surface for w in negative)):
+            return True
+    return False
+
+
+def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """An adverbial good state before a neutral verb head (きれいに作れている, 丁寧に説明している)."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        adverbial = (nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞")) or (
+            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号")
+        between = tokens[i + 1 :]  # 正しく理解できていない場面がある: the manner of another verb
+        if adverbial and _lemma_in(t, lex.positive_states) and not any(
+                (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
 
@@ -337,6 +361,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # まだ結論が最後に来る
     if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
         polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
+    elif polarity == 0 and not chain.negations and tokens[head].pos[0] == "動詞" and _good_manner(tokens[:head], lex):
+        polarity, change = 1, False  # きれいに作れている, 自然に取れていた (a manner, not a change)
     if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
     known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
@@ -384,8 +410,12 @@ def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares
     if not parts:
         return None
     last = read_clause(parts[-1], negative, comp)
-    if last != "problem" and any(read_clause(p, negative, comp) == "problem" for p in parts[:-1]):
+    earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last != "problem" and "problem" in earlier:
         return "problem"
+    subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
+    if last is None and subjectless and earlier and earlier[-1] is not None:
+        return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
 
 
