@@ -304,6 +304,11 @@ def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[s
     return False
 
 
+def _verbal(tokens: Sequence[Token], head: int) -> bool:
+    """The head is a verb or a verbal noun with する (作れている, 確認している)."""
+    return tokens[head].pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+
+
 def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
     """An adverbial good state before a neutral verb head (きれいに作れている, 丁寧に説明している)."""
     for i in range(len(tokens) - 1):
@@ -361,7 +366,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # まだ結論が最後に来る
     if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
         polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
-    elif polarity == 0 and not chain.negations and tokens[head].pos[0] == "動詞" and _good_manner(tokens[:head], lex):
+    elif polarity == 0 and not chain.negations and _verbal(tokens, head) and _good_manner(tokens[:head], lex):
         polarity, change = 1, False  # きれいに作れている, 自然に取れていた (a manner, not a change)
     if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
