@@ -73,3 +73,18 @@ def test_track_eval_scores_a_blind_directory(tmp_path: Path) -> None:
     assert "Blind paraphrases" in out.output and "Top-1 0.0%, top-3" in out.output
     bad = CliRunner().invoke(cli, ["track", "eval", str(tmp_path), "--llm"], env={"SADAME_LLM_BASE_URL": ""})
     assert bad.exit_code != 0 and "SADAME_LLM" in bad.output
+
+
+def test_track_eval_prints_the_headline_rates_to_paste(tmp_path: Path) -> None:
+    rows = [{"id": "a", "domain": "d", "text": "キックの無駄な力みが取れてきた", "kind": "improvement"},
+            {"id": "b", "domain": "d", "text": "手際が良いとは言えない", "kind": "negated_praise"},
+            {"id": "c", "domain": "d", "text": "盛り付けが美しい", "kind": "praise"},
+            {"id": "d", "domain": "d", "text": "保留時間がまた長くなっている", "kind": "regression"}]
+    (tmp_path / "track_meaning.jsonl").write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["track", "eval", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "| set | improvement recognised | problems lost | praise right | negated praise right |" in out.output
+    assert "| this set | 100.0% (1/1) | 0.0% (0/2) | 100.0% (1/1) | 100.0% (1/1) | 100.0% (1/1) | - |" in out.output
+    figures = run_meaning_eval(tmp_path / "track_meaning.jsonl").figures()
+    assert figures["regression_right"] == 1.0 and figures["problem_with_praise_word_n"] == 0

@@ -191,6 +191,7 @@ def has_progress_cue(text: str) -> bool:
         if t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
-        if t.surface in _PAST and nxt in ("より", "に", "と", "は", "まで"):
+        if t.surface in _PAST and nxt in ("より", "に", "と", "は", "まで") and not (
+                t.surface == "前" and nxt != "より"):  # 前回より, 前よりも; not スクリーンの前に
             return True
     return False

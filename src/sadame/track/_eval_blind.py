@@ -32,8 +32,8 @@ from sadame.track._ruleset import Ruleset, default_ruleset
 from sadame.track._tracker import Tracker
 from sadame.track._views import SessionReport, TrackerConfig
 
-__all__ = ["BLIND_MEANING_FILE", "MEANING_KINDS", "BlindEvalError", "BlindReport", "MeaningReport", "format_blind",
-           "format_meaning", "is_blind_dir", "observed_meaning", "run_blind",
+__all__ = ["BLIND_MEANING_FILE", "MEANING_KINDS", "BlindEvalError", "BlindReport", "MeaningReport", "figures_table",
+           "format_blind", "format_meaning", "is_blind_dir", "observed_meaning", "run_blind",
            "run_meaning_eval"]
 
 BLIND_MEANING_FILE = "track_meaning.jsonl"
@@ -86,8 +86,14 @@ class MeaningReport:
         problems = [v for k, v in self.by_kind.items() if MEANING_KINDS[k] == "problem"]
         n_prob = sum(v.get("n", 0) for v in problems)
         lost = sum(v.get("wrong", 0) for v in problems)
-        return {"improvement_recognised": imp.get("right", 0) / max(1, imp.get("n", 0)),
-                "problems_lost": lost / max(1, n_prob), "problems": n_prob, "problems_lost_count": lost}
+        out = {"improvement_recognised": imp.get("right", 0) / max(1, imp.get("n", 0)),
+               "problems_lost": lost / max(1, n_prob), "problems": n_prob, "problems_lost_count": lost}
+        for kind in ("praise", "negated_praise", "regression", "problem_with_praise_word", "problem"):
+            row = self.by_kind.get(kind, {})
+            out[f"{kind}_right"] = row.get("right", 0) / max(1, row.get("n", 0))
+            out[f"{kind}_n"] = row.get("n", 0)
+        out["improvement_n"] = imp.get("n", 0)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "by_kind": self.by_kind, "by_domain": self.by_domain,
@@ -158,7 +164,26 @@ def format_meaning(report: MeaningReport) -> str:
     lines.append(f"Improvement forms recognised: {100 * f['improvement_recognised']:.1f}% (target >= 95%); "
                  f"problems lost: {int(f['problems_lost_count'])}/{int(f['problems'])} = "
                  f"{100 * f['problems_lost']:.1f}% (target <= 2%)")
+    lines += ["", *figures_table(report)]
     return "\n".join(lines)
+
+
+def figures_table(report: MeaningReport, label: str = "this set") -> list[str]:
+    """One Markdown table of the headline rates, ready to paste into docs/guide/track.md."""
+    f = report.figures()
+
+    def rate(kind: str) -> str:
+        n = int(f[f"{kind}_n"])
+        return f"{100 * f[f'{kind}_right']:.1f}% ({round(f[f'{kind}_right'] * n)}/{n})" if n else "-"
+
+    head = ("| set | improvement recognised | problems lost | praise right | negated praise right | "
+            "regression right | problem with praise word right |")
+    imp_n = int(f["improvement_n"])
+    row = (f"| {label} | {100 * f['improvement_recognised']:.1f}% "
+           f"({round(f['improvement_recognised'] * imp_n)}/{imp_n}) | {100 * f['problems_lost']:.1f}% "
+           f"({int(f['problems_lost_count'])}/{int(f['problems'])}) | {rate('praise')} | {rate('negated_praise')} | "
+           f"{rate('regression')} | {rate('problem_with_praise_word')} |")
+    return ["#### Headline rates (paste into docs/guide/track.md)", "", head, "|---|---|---|---|---|---|---|", row]
 
 
 def is_blind_dir(directory: str | Path) -> bool:

@@ -30,6 +30,7 @@ from sadame.lang import Token, analyze
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._polarity import negations_after
+from sadame.lang._predicate import read_clauses
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -126,8 +127,10 @@ KINDS = ("problem", "praise", "improvement")
 def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str]) -> str:
     """``problem``, ``praise`` or ``improvement`` for the normalized finding ``text``.
 
-    A return cue (また, 再び, ぶり返す) makes it a problem; otherwise the last change cue of the
-    main clause decides (see :mod:`sadame.lang._change`): 〜すぎる / まだ are problems,
+    A return cue (また, 再び, ぶり返す) makes it a problem; otherwise the final predicate of the main
+    clause is read with the polarity lexicon (:mod:`sadame.lang._predicate`): a problem or an
+    improvement stands, praise stands unless a ruleset problem word is left standing. When the
+    lexicon cannot tell, the last change cue of the main clause decides (see :mod:`sadame.lang._change`): 〜すぎる / まだ are problems,
     〜ようになった / 〜なくなった / 改善された are improvements. Without one, praise in the main
     clause (after the last 〜が、/ 〜ものの) is praise -- an improvement when it compares with
     the past or continues (前回より, 引き続き) -- and anything else is a problem.
@@ -141,6 +144,16 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     """
     if has_return_cue(text):
         return "problem"
+    tokens = analyze(text[:2_000])
+    clause = main_clause(tokens)
+    reading = read_clauses(clause, negative)
+    if reading == "problem" or reading == "better":
+        return "improvement" if reading == "better" else "problem"
+    if reading == "praise":
+        main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
+        standing = any(w in main and f"{w}を" not in main and not negative_is_resolved(main, w)
+                       and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
+        return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
     change = change_of(text, negative)
     if change is not None:
         return "improvement" if change == "better" else "problem"

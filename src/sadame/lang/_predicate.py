@@ -1,0 +1,429 @@
+"""Reading a finding by its final predicate: what it says of its subject, and how that changed.
+
+A Japanese clause ends in its predicate, and the auxiliaries after the predicate say how it is
+meant: negated (ない, ず), hedged (〜とは言えない, 〜わけではない, 〜とまではいかない), changed
+(〜なった, 〜てきた, 〜ようになった), excessive (〜すぎる, 〜てしまう). So a clause is read from the
+end: the auxiliary chain is peeled off, what is left is the **head**, and the head's polarity
+comes from the polarity lexicon (``data/lang/polarity-ja.yaml``), often through its **subject**
+(the noun before が/は/も):
+
+* a state (美しい, 雑), a problem verb (崩れる, 遅刻する), a word of progress (改善, 上達, 前進);
+* a decrease (減った, 収まった, 取れた) is progress of a problem or of anything neutral, and a
+  problem of a quality (可読性が下がった); an increase (増えた, 目立つ) the other way round;
+* being there (ある, 見られる, 出てきた) is as good as its subject: 迷いがない, 力みが見られなく
+  なった are progress, 自信がない is a problem;
+* a scalar adjective (少ない, 短い, 大きい) is good or bad by its subject (ミスが少ない) or,
+  said of a neutral subject, by a comparison with the past (前回に比べて保留時間が短くなった);
+* 〜ようになった of anything but a problem verb is progress (目を合わせられるようになった).
+
+A negation flips the polarity (a negated neutral predicate is a problem: 音がそろわない, unless
+its subject is a problem: 余計な力が入っていない). A positive reading with a change (なった,
+てきた, a decrease, a word of progress) or a comparison (前回より, 以前と比べて, 引き続き) is an
+improvement; a coordinate clause (〜で、〜) that reads as a problem makes the finding one.
+
+>>> read_clause_text("キックの無駄な力みが取れてきた")
+'better'
+>>> read_clause_text("手際が良いとは言えない")
+'problem'
+>>> read_clause_text("暗譜が完璧で、最後まで迷いがない")
+'praise'
+>>> read_clause_text("前回より話が長くなった")
+'problem'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sadame.lang._analyzer import Token, analyze
+from sadame.lang._lexicon import Lexicon, lexicon
+from sadame.lang._polarity import is_negator
+
+__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses"]
+
+Reading = Literal["better", "praise", "problem"] | None
+
+_AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", "仕舞う", "いく", "行く", "おる", "おく", "置く",
+                           "みる", "見る", "ある", "有る", "ちゃう"})
+_HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
+                          "呼べる", "至る"})
+_CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい",
+                              "つつ"})
+_SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
+_FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
+_EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
+_CONTINUING = frozenset({"引き続き", "相変わらず", "変わらず", "依然として"})
+#: Adverbs of "still not there": with a neutral or bad predicate the clause is a problem.
+#: Time nouns that set a scope (今回は), never a subject.
+_NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週", "今月", "前回", "以前", "当初", "最初"})
+#: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
+_LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
+_STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+
+
+@dataclass
+class _Chain:
+    """What the auxiliaries after the head say."""
+
+    negations: int = 0
+    became: bool = False
+    came: bool = False
+    habit: bool = False
+    excess: bool = False
+    ease: int = 0
+    progressive: bool = False
+    past: bool = False
+    #: 〜そうに見える, 〜ように聞こえる: how it looks, the head is before
+    evidential: bool = False
+    #: negated, then なる: 〜なくなった (no longer)
+    no_longer: bool = False
+
+
+def _lemma_in(token: Token, words: frozenset[str]) -> bool:
+    return token.lemma in words or token.normalized in words or token.surface in words
+
+
+def _after_te(tokens: Sequence[Token], j: int) -> bool:
+    return j >= 1 and tokens[j - 1].surface in ("て", "で") and tokens[j - 1].pos[0] in ("助詞", "助動詞")
+
+
+def _is_hedge(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    """``tokens[j]`` is the 言う of 〜とは言えない / 〜ようには見えない / 〜とまではいかない."""
+    if not (_lemma_in(tokens[j], _HEDGE_VERBS) and chain.negations):
+        return False
+    k = j - 1
+    while k >= 0 and tokens[k].surface in ("は", "も", "まで"):
+        k -= 1
+    return k >= 0 and tokens[k].surface in ("と", "に", "とは")
+
+
+def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    """Peel ``tokens[j]`` off the auxiliary chain (True) or say it is the head (False)."""
+    t = tokens[j]
+    kind = t.pos[0]
+    if kind == "助動詞":
+        negator = is_negator(t)
+        chain.negations += negator
+        chain.no_longer |= negator and chain.became
+        chain.past |= t.lemma == "た"
+        return True
+    if kind == "形容詞" and t.pos[1] == "非自立可能" and t.lemma in ("ない", "無い"):
+        if j >= 1 and tokens[j - 1].surface in _SUBJECT_PARTICLES | {"の"} and tokens[j - 1].pos[0] == "助詞":
+            chain.negations += 1
+            chain.no_longer |= chain.became
+            return False  # 迷いがない: the head is "there is none"
+        chain.negations += 1
+        chain.no_longer |= chain.became
+        return True
+    if kind == "助詞" and (t.surface in _CHAIN_PARTICLES or t.pos[1] == "終助詞"):
+        return True
+    if kind == "接尾辞":
+        if t.normalized == "難い" and j >= 1 and _lemma_in(tokens[j - 1], _HEDGE_VERBS):
+            chain.negations += 1
+            return True
+        chain.excess |= t.lemma in ("すぎる", "過ぎる")
+        chain.ease = 1 if t.lemma == "やすい" else -1 if t.normalized in ("難い", "辛い") or t.lemma == "づらい" else 0
+        return t.pos[1] != "名詞的"
+    return _peel_verb(tokens, j, chain)
+
+
+def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
+    t = tokens[j]
+    if t.lemma in ("なる", "成る") and t.pos[1] == "非自立可能" and j >= 1:
+        chain.became = True
+        return True
+    if t.lemma in ("すぎる", "過ぎる") and t.pos[0] == "動詞":
+        chain.excess = True
+        return True
+    if t.lemma in ("ある", "有る") and j >= 1 and tokens[j - 1].surface == "つつ":
+        chain.came = True  # 解消されつつある: under way
+        return True
+    if t.lemma in _AUX_AFTER_TE and _after_te(tokens, j):
+        chain.came |= t.lemma in ("くる", "来る")
+        chain.progressive |= t.lemma in ("いる", "居る")
+        chain.excess |= t.lemma in ("しまう", "仕舞う", "ちゃう")
+        return True
+    if t.lemma in _EVIDENTIAL and j >= 2 and tokens[j - 1].lemma == "だ" and tokens[j - 2].lemma in ("そう", "よう"):
+        chain.evidential = True
+        return True
+    if t.lemma == "そう" and t.pos[1] == "助動詞語幹":
+        return True  # 苦しそうになった, なさそうに見える
+    verb_before = j >= 1 and tokens[j - 1].pos[0] in ("動詞", "助動詞")  # 言えるようになった, not 三連符のようになる
+    if t.lemma == "よう" and ((chain.became and verb_before) or chain.evidential):
+        chain.habit = not chain.evidential
+        return True
+    if t.lemma in ("わけ", "訳") and chain.negations:
+        return True
+    return _is_hedge(tokens, j, chain)
+
+
+def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
+    j = len(tokens) - 1
+    while j >= 0 and tokens[j].pos[0] in _FINAL_SKIP:
+        j -= 1
+    chain = _Chain()
+    while j >= 0 and _peel_one(tokens, j, chain):
+        j -= 1
+    if j < 0:
+        return None
+    if tokens[j].lemma in ("ある", "有る") and j >= 2 and tokens[j - 1].surface == "に" and tokens[j - 2].lemma == "傾向":
+        j -= 2  # 改善傾向にある: the trend is the head
+    if tokens[j].lemma == "傾向" and j >= 1 and tokens[j - 1].pos[0] == "名詞":
+        j -= 1  # 減少傾向: a trend of a decrease
+        chain.came = True
+    t = tokens[j]
+    if t.lemma in ("する", "為る") and j >= 1 and tokens[j - 1].pos[0] in ("名詞", "副詞", "形状詞"):
+        j -= 1  # 改善した, 遅刻する, はっきりしている: the noun is the head
+    return j, chain
+
+
+def _in_words(token: Token, words: frozenset[str]) -> bool:
+    return _lemma_in(token, words) or any(token.surface.endswith(w) and len(w) >= 2 for w in words)
+
+
+def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
+    text = "".join(t.surface for t in tokens)
+    if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
+           for t in tokens) or any(w in text for w in negative) \
+            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2):
+        return -1
+    last = tokens[-1] if tokens else None
+    if last is None:
+        return 0
+    quality = last.surface.endswith(lex.quality_suffixes) and len(text) >= 2 and last.lemma != "力み"
+    return 1 if quality or any(_lemma_in(t, lex.positive_nouns) or _lemma_in(t, lex.positive_states)
+                               for t in tokens) else 0
+
+
+def _count_polarity(tokens: Sequence[Token], start: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """A count (回数, 量) is as good or bad as what it counts (ミスの回数, 発言の回数)."""
+    if start >= 2 and tokens[start - 1].surface == "の":
+        begin = start - 1
+        while begin > 0 and tokens[begin - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞"):
+            begin -= 1
+        if begin < start - 1:
+            return _noun_polarity(tokens[begin : start - 1], lex, negative)
+    return 0
+
+
+def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """The polarity of the subject of the head: the noun before the last が/は/も before it
+    (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
+    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
+    particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
+    k = head
+    while True:
+        k -= 1
+        while k >= 0 and not (tokens[k].surface in particles and tokens[k].pos[0] == "助詞"):
+            k -= 1
+        if k < 1:
+            return 0
+        end, start = k, k
+        while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
+            start -= 1
+        scope = tokens[k - 1].pos[0] == "助詞" and particles is _SUBJECT_PARTICLES  # 今回のコードでは
+        if not (scope or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
+            break  # 癖は今回は見られなかった: the subject is 癖, not 今回
+    if tokens[end - 1].surface.endswith(tuple(lex.count_nouns)):  # ミスの頻度: what it counts, first
+        counted = _count_polarity(tokens, start, lex, negative)
+        if counted:
+            return counted
+    polarity = _noun_polarity(tokens[start:end], lex, negative)
+    if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
+        polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
+    if polarity or start == 0:
+        return polarity
+    before = tokens[start - 1]
+    modifier = tokens[start - 2] if before.lemma == "だ" and start >= 2 else before
+    if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
+        return -1  # 無駄な力み, 焦がすこと, 遮ること
+    return 0
+
+
+def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
+    for words, sign in ((lex.scalar_less, -1), (lex.scalar_more, 1)):
+        default = words.get(token.lemma)
+        if default is not None:
+            return sign * subject if subject else default
+    return None
+
+
+def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
+    """The head's polarity before negation, and whether the head itself says a change."""
+    t = tokens[head]
+    if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
+        return subject, False
+    if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
+            and tokens[head - 2].surface in ("身", "板", "様"):
+        return 1, True  # 身についてきた, 板についてきた
+    if t.surface == "気" and chain.became:
+        return -1, False  # 気になる: it bothers; 気にならなくなった is progress
+    if chain.ease:
+        bad = _lemma_in(t, lex.problem_verbs)
+        return (-chain.ease if bad else chain.ease), False
+    if _lemma_in(t, lex.better_words):
+        return 1, True
+    if t.lemma in _LEAVE and subject < 0:
+        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease
+    if _lemma_in(t, lex.cause_verbs):
+        return subject, False
+    if _lemma_in(t, lex.decrease_transitive):
+        return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
+    if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
+        return (-subject if subject else 1 if t.lemma in ("減る", "減少", "短縮") else 0), True
+    if _lemma_in(t, lex.increase_verbs):
+        return (subject if subject else -1), True
+    if _lemma_in(t, lex.existence_verbs):
+        return subject, False
+    scalar = _scalar(t, subject, lex)
+    if scalar is not None:
+        return scalar, False
+    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
+        return -1, False
+    if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
+        return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
+    if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
+        verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+        return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
+    return 0, False
+
+
+def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
+    """An adverbial "without a problem" before the head: a problem verb or noun + ずに / ないで / なく."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        without = (nxt.normalized == "ず" and nxt.pos[0] == "助動詞") or (
+            nxt.lemma in ("ない", "無い") and i + 2 < len(tokens) and tokens[i + 2].surface in ("で", "に"))
+        without |= nxt.surface == "なく" and nxt.pos[0] == "形容詞"
+        verb = tokens[i - 1] if t.lemma in ("する", "為る") and i >= 1 else t
+        if without and (_lemma_in(verb, lex.problem_verbs) or _in_words(verb, lex.problem_nouns)
+                        or any(w in verb.surface for w in negative)):
+            return True
+    return False
+
+
+def _verbal(tokens: Sequence[Token], head: int) -> bool:
+    """The head is a verb or a verbal noun with する (作れている, 確認している)."""
+    return tokens[head].pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+
+
+def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """An adverbial good state before a neutral verb head (きれいに作れている, 丁寧に説明している)."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        adverbial = (nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞")) or (
+            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号")
+        between = tokens[i + 1 :]  # 正しく理解できていない場面がある: the manner of another verb
+        if adverbial and _lemma_in(t, lex.positive_states) and not any(
+                (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
+            return True
+    return False
+
+
+def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    return k >= 1 and _lemma_in(tokens[k - 1], lex.better_words)
+
+
+def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    for i, t in enumerate(tokens):
+        if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
+            return True
+        nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
+        if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど", "同様"):  # 前回より; not 最初から, 前に
+            return True
+        after = tokens[i + 2].lemma if i + 2 < len(tokens) else ""
+        if t.surface in lex.past_words and nxt == "に" and after in ("続く", "引き続く"):  # 前回に続いて
+            return True
+    return False
+
+
+def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool = False) -> Reading:
+    """The reading of one clause (see the module doc); None when the lexicon cannot tell."""
+    lex = lexicon()
+    found = _head(tokens)
+    if found is None:
+        return None
+    head, chain = found
+    if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+                           for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
+        return "problem"
+    subject = _subject(tokens, head, lex, negative)
+    polarity, change = _polarity(tokens, head, chain, subject, lex)
+    if chain.habit:
+        polarity, change = (polarity if polarity else 1), True
+    if chain.negations % 2:
+        verb = tokens[head].pos[0] == "動詞"
+        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive):
+            return "better"  # 膝が内側に入らなくなっている: no longer
+        polarity = -polarity if polarity else (1 if subject < 0 else -1)
+        change |= chain.no_longer
+    if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
+        return "problem"  # まだ結論が最後に来る
+    if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
+        polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
+    elif polarity == 0 and not chain.negations and _verbal(tokens, head) and _good_manner(tokens[:head], lex):
+        polarity, change = 1, False  # きれいに作れている, 自然に取れていた (a manner, not a change)
+    if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
+        change = True  # 成長が見られる
+    known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
+    if polarity == 0 and compares and known and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
+        return "better"  # 前回に比べて保留時間が短くなった
+    if polarity > 0:
+        return "better" if change or compares or chain.became or chain.came else "praise"
+    return "problem" if polarity < 0 else None
+
+
+def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
+    """``tokens[i]`` ends a clause joined without a comma: an adjective in 〜く or a state + で
+    before a new predicate (リズムが甘く三連符のようになる, リズムが一定で安定している)."""
+    if i + 1 >= len(tokens):
+        return False
+    t, nxt = tokens[i], tokens[i + 1]
+    joint = (t.pos[0] == "形容詞" and t.pos[1] != "非自立可能" and t.surface.endswith("く")) or (
+        t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
+        t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
+        and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
+    return joint and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+
+
+def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
+    out, start = [], 0
+    for i, t in enumerate(tokens):
+        said = any(x.surface in _SUBJECT_PARTICLES and x.pos[0] == "助詞" for x in tokens[start:i])
+        if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
+            out.append(tokens[start : i + 1])
+            start = i + 1
+        elif t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
+            if i > start:
+                out.append(tokens[start:i])
+            start = i + 1
+    if start < len(tokens):
+        out.append(tokens[start:])
+    return out
+
+
+def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
+    """The reading of a main clause: its last coordinate clause decides, unless an earlier one
+    reads as a problem (音色はきれいで、タッチが弱い)."""
+    comp = _compares(tokens, lexicon()) or bool(compares)
+    parts = _clauses(tokens)
+    if not parts:
+        return None
+    last = read_clause(parts[-1], negative, comp)
+    earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last != "problem" and "problem" in earlier:
+        return "problem"
+    subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
+    if last is None and subjectless and earlier and earlier[-1] is not None:
+        return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
+    return last
+
+
+def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
+    """:func:`read_clauses` of the whole ``text`` (for tests and examples)."""
+    return read_clauses(analyze(text[:2_000]), negative)
