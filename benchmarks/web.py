@@ -350,9 +350,9 @@ def _servers(db_url: str | None) -> dict[int, tuple[subprocess.Popen[bytes], str
     upstream_db = db_url or f"sqlite:///{tmp / 'bench0.db'}"
     upgrade(upstream_db)  # uvicorn's workers would each migrate at once
     servers[0] = _start_server(upstream_db, 2, upstream=True)
-    for _process, url in servers.values():  # every worker loads its packs and judges before timing
-        for _name, make in _routes():
-            _drive(url, make, 64, 16, keep_alive=False)
+    for _process, url in servers.values():  # every worker loads its packs and compiles every puzzle's
+        for _name, make in _routes():        # table before timing (new connections reach both workers)
+            _drive(url, make, 800, 16, keep_alive=False)
     return servers
 
 
@@ -364,7 +364,7 @@ def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
     rows = []
     try:
         for name, make in _routes():
-            _drive(url, make, 64, 4, keep_alive=True)
+            _drive(url, make, 800, 4, keep_alive=True)
             runs = [_measure(process, url, make, requests, 4, True) for _ in range(rounds)]
             rows.append((name, _median(runs)))
     finally:
