@@ -12,10 +12,16 @@ own work. Prints a markdown table; no pass/fail targets (issue 7 sets none).
     .venv/bin/python benchmarks/web.py --scaling       # 1/4/16 clients x keep-alive/close x 1/2 workers
 
 ``--scaling`` starts ``sadame serve --workers N`` (a real multi-process server) for
-N = 1 and 2 and drives the list and question routes with 1, 4 and 16 clients, each
-over one keep-alive connection and each with a new connection per request, in one
-run; clients are threads in up to 4 client processes (``http.client``), and the load
-average before and after is printed (the machine may be shared).
+N = 1 and 2 (and uvicorn's own ``--workers 2`` of the same app) and drives the list and
+question routes with 1, 4 and 16 clients, each over one keep-alive connection and each
+with a new connection per request, in one run. The client is as cheap as it can be in
+Python: raw sockets in one selectors loop, every request pre-built as bytes, each client
+with its own session cookie; its CPU share and the server's CPU per request are printed,
+and so are the load average before and after (the machine may be shared). Any failed
+request stops the run: a 429 or 500 would make the figures wrong.
+
+``--cpu`` prints the server CPU time per request of the list and question routes on one
+worker (what a change to the per-request cost is measured with).
 """
 
 from __future__ import annotations
@@ -93,8 +99,10 @@ def _run(name: str, url: str, count: int, clients: int, make: Callable[[httpx.Cl
 
 
 
-_BENCH_ENV = {  # budgets far above what a run asks, so every cell measures serving, not 429s
+_BENCH_ENV = {  # budgets far above what a run asks (all clients share 127.0.0.1), so every cell
+    # measures serving, not 429s; any failed request stops the run (BenchError)
     "SADAME_MAX_QUESTIONS": "1000000", "SADAME_CLIENT_QUESTIONS": "1000000", "SADAME_CLIENT_SESSIONS": "1000000",
+    "SADAME_CLIENT_DAILY_QUESTIONS": "1000000", "SADAME_CLIENT_DAILY_ANSWERS": "1000000",
     "SADAME_LOG_LEVEL": "warning",
 }
 
@@ -125,94 +133,152 @@ def _start_server(db_url: str, workers: int, upstream: bool = False) -> tuple[su
 
 Request = tuple[str, str, bytes]  # method, path, JSON body
 
-
-def _client(port: int, requests: list[Request], keep_alive: bool, out: list[float], errors: list[int],
-            start: threading.Barrier) -> None:
-    """One client: a warm-up request (it gets the session cookie), then ``requests`` timed."""
-    import http.client
-
-    cookie = ""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def send(method: str, path: str, body: bytes) -> int:
-        nonlocal conn, cookie
-        headers = {"Content-Type": "application/json"} if body else {}
-        if cookie:
-            headers["Cookie"] = cookie
-        if not keep_alive:
-            headers["Connection"] = "close"
-        conn.request(method, path, body=body or None, headers=headers)
-        response = conn.getresponse()
-        response.read()
-        cookies = [v.split(";", 1)[0] for k, v in response.getheaders() if k.lower() == "set-cookie"]
-        cookie = "; ".join(cookies) or cookie
-        if not keep_alive:
-            conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        return response.status
-
-    send(*requests[0])
-    start.wait()
-    for method, path, body in requests:
-        started = time.perf_counter()
-        status = send(method, path, body)
-        out.append(time.perf_counter() - started)
-        if status >= 400:
-            errors.append(status)
-    conn.close()
+CLIENT = "raw sockets (one selectors loop in one client process, requests pre-built as bytes)"
 
 
-def _load_process(port: int, plans: list[list[Request]], keep_alive: bool, ready: Any, go: Any,
-                  results: Any) -> None:
-    """A client process: one thread per plan, started together when ``go`` is set."""
+class BenchError(SystemExit):
+    """A request of a measured cell failed: the figures of that cell would be wrong."""
+
+
+def _request_bytes(port: int, request: Request, cookie: str, keep_alive: bool) -> bytes:
+    method, path, body = request
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: */*"]
+    if body:
+        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    if cookie:
+        lines.append(f"Cookie: {cookie}")
+    if not keep_alive:
+        lines.append("Connection: close")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def _response_end(data: bytes | bytearray) -> int:
+    """The length of the first complete response in ``data`` (Content-Length framed), or 0."""
+    head = data.find(b"\r\n\r\n")
+    if head < 0:
+        return 0
+    length = 0
+    for line in bytes(data[:head]).split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    end = head + 4 + length
+    return end if len(data) >= end else 0
+
+
+def _exchange(port: int, raw: bytes) -> bytes:
+    """One blocking request on its own connection; the whole response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(raw)
+        data = b""
+        while not (end := _response_end(data)):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise BenchError(f"the server closed the connection mid-response: {data[:200]!r}")
+            data += chunk
+        return data[:end]
+
+
+def _session_cookie(port: int, first: Request) -> str:
+    """A warm-up request without a cookie; the session cookie the server set (empty if none)."""
+    response = _exchange(port, _request_bytes(port, first, "", keep_alive=False))
+    _status(response)
+    head = response.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    cookies = [line.split(":", 1)[1].strip().split(";", 1)[0] for line in head.split("\r\n")
+               if line.lower().startswith("set-cookie:")]
+    return "; ".join(cookies)
+
+
+def _status(response: bytes) -> int:
+    status = int(response[9:12])
+    if status >= 400:
+        raise BenchError(f"benchmark request failed, figures would be wrong: {response[:600]!r}")
+    return status
+
+
+class _Conn:
+    """One client: its pre-built requests, sent one after another on one connection
+    (keep-alive) or each on a new one."""
+
+    def __init__(self, port: int, requests: list[bytes], keep_alive: bool) -> None:
+        self.port, self.requests, self.keep_alive = port, requests, keep_alive
+        self.sock: socket.socket | None = None
+        self.next = 0
+        self.buffer = bytearray()
+        self.started = 0.0
+
+    def connect(self) -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", self.port))
+        self.sock = sock
+        return sock
+
+
+def _loop(port: int, plans: list[list[bytes]], keep_alive: bool) -> tuple[list[float], float, float]:
+    """Drive every plan at once from this thread; the latencies and the wall-clock span."""
+    import selectors
+
+    selector = selectors.DefaultSelector()
     latencies: list[float] = []
-    errors: list[int] = []
-    start = threading.Barrier(len(plans) + 1)
-    threads = [threading.Thread(target=_client, args=(port, plan, keep_alive, latencies, errors, start))
-               for plan in plans]
-    for t in threads:
-        t.start()
-    ready.set()
-    go.wait()
-    start.wait()
-    began = time.perf_counter()  # CLOCK_MONOTONIC: comparable between the client processes
-    for t in threads:
-        t.join()
-    results.put((latencies, len(errors), began, time.perf_counter()))
+    conns = [_Conn(port, plan, keep_alive) for plan in plans]
+    began = time.perf_counter()
+    for conn in conns:  # a non-blocking connect completes when the socket turns writable
+        conn.started = time.perf_counter()
+        selector.register(conn.connect(), selectors.EVENT_WRITE, conn)
+    active = len(conns)
+    while active:
+        for key, events in selector.select():
+            conn = key.data
+            sock = conn.sock
+            assert sock is not None
+            if events & selectors.EVENT_WRITE:
+                sock.send(conn.requests[conn.next])  # a request fits the socket buffer
+                selector.modify(sock, selectors.EVENT_READ, conn)
+                continue
+            chunk = sock.recv(262144)
+            if not chunk:
+                raise BenchError(f"the server closed a connection mid-response: {bytes(conn.buffer[:200])!r}")
+            conn.buffer += chunk
+            end = _response_end(conn.buffer)
+            if not end:
+                continue
+            latencies.append(time.perf_counter() - conn.started)
+            _status(bytes(conn.buffer[:end]))
+            del conn.buffer[:end]
+            conn.next += 1
+            if not keep_alive or conn.next == len(conn.requests):
+                selector.unregister(sock)
+                sock.close()
+            if conn.next == len(conn.requests):
+                active -= 1
+                continue
+            conn.started = time.perf_counter()
+            if keep_alive:
+                sock.send(conn.requests[conn.next])
+            else:
+                selector.register(conn.connect(), selectors.EVENT_WRITE, conn)
+    return latencies, began, time.perf_counter()
 
 
 def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool) -> dict[str, Any]:
-    """``count`` requests from ``clients`` clients spread over up to 4 client processes
-    (so the client's own GIL does not cap what two server workers can serve)."""
-    import multiprocessing
-
+    """``count`` requests from ``clients`` clients (each with its own session cookie, from one
+    warm-up request), sent from this process with raw sockets; with the CPU time this client spent."""
     port = int(url.rsplit(":", 1)[1])
-    ctx = multiprocessing.get_context("fork")
-    plans = [[make(i) for i in range(c, count, clients)] for c in range(clients)]
-    groups = [plans[g::min(4, clients)] for g in range(min(4, clients))]
-    go, results = ctx.Event(), ctx.Queue()
-    procs = []
-    for group in groups:
-        ready = ctx.Event()
-        proc = ctx.Process(target=_load_process, args=(port, group, keep_alive, ready, go, results))
-        proc.start()
-        ready.wait()
-        procs.append(proc)
-    time.sleep(0.2)  # let the warm-up requests finish
-    go.set()
-    latencies: list[float] = []
-    errors, began, ended = 0, float("inf"), 0.0
-    for _ in procs:
-        part, failed, first, last = results.get()
-        latencies += part
-        errors += failed
-        began, ended = min(began, first), max(ended, last)
+    plans = []
+    for c in range(clients):
+        cookie = _session_cookie(port, make(count + c))
+        plans.append([_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)])
+    cpu = time.process_time()
+    latencies, began, ended = _loop(port, plans, keep_alive)
+    cpu = time.process_time() - cpu
     wall = ended - began
-    for proc in procs:
-        proc.join()
     latencies.sort()
     return {"rps": len(latencies) / wall, "p50": statistics.median(latencies) * 1000,
-            "p99": latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000, "errors": errors}
+            "p99": latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000, "errors": 0,
+            "client_cpu": cpu / wall, "wall": wall, "requests": len(latencies)}
 
 
 def _routes() -> list[tuple[str, Callable[[int], Request]]]:
@@ -232,74 +298,142 @@ def _load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _workers_cpu(pid: int) -> list[float]:
-    """CPU seconds (user + system) of each worker process of the server ``pid``, by pid order."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    found = []
+def _cpu(stat_dir: Path) -> float:
+    stat = (stat_dir / "stat").read_text().rsplit(")", 1)[1].split()
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_cpu(pid: int) -> tuple[float, list[float]]:
+    """CPU seconds (user + system) of the server ``pid`` with its workers, and of each worker
+    process (by pid order; none when the server is one process)."""
+    total, workers = _cpu(Path(f"/proc/{pid}")), []
     for entry in sorted(Path("/proc").iterdir(), key=lambda p: p.name):
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) != pid:
+                continue
+            used = _cpu(entry)
+            spawned = b"spawn_main" in (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat[1]) == pid and b"spawn_main" in (entry / "cmdline").read_bytes():
-            found.append((int(stat[11]) + int(stat[12])) / ticks)
-    return found
+        total += used
+        if spawned:
+            workers.append(used)
+    return total, workers
+
+
+_KEYS = ("rps", "p50", "p99", "split", "server_ms", "client_cpu")
 
 
 def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {key: statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99", "split")} | {
-        "errors": sum(run["errors"] for run in runs)}
+    return {key: statistics.median(run[key] for run in runs) for key in _KEYS}
+
+
+def _measure(process: subprocess.Popen[bytes], url: str, make: Callable[[int], Request], requests: int,
+             clients: int, keep_alive: bool) -> dict[str, Any]:
+    """One cell's run on one server, with the server's CPU per request and the busiest worker's share."""
+    total, before = _server_cpu(process.pid)
+    run = _drive(url, make, requests, clients, keep_alive)
+    after_total, after = _server_cpu(process.pid)
+    used = [b - a for a, b in zip(before, after, strict=False)]
+    run["split"] = max(used) / sum(used) if len(used) > 1 and sum(used) > 0 else 1.0
+    run["server_ms"] = (after_total - total) / run["requests"] * 1000
+    return run
+
+
+def _servers(db_url: str | None) -> dict[int, tuple[subprocess.Popen[bytes], str]]:
+    """sadame serve with 1 and 2 workers, and uvicorn's own --workers 2 (key 0), each on its own
+    fresh database unless ``db_url`` is given."""
+    tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
+    servers = {w: _start_server(db_url or f"sqlite:///{tmp / f'bench{w}.db'}", w) for w in (1, 2)}
+    upstream_db = db_url or f"sqlite:///{tmp / 'bench0.db'}"
+    upgrade(upstream_db)  # uvicorn's workers would each migrate at once
+    servers[0] = _start_server(upstream_db, 2, upstream=True)
+    for _process, url in servers.values():  # every worker loads its packs and compiles every puzzle's
+        for _name, make in _routes():        # table before timing (new connections reach both workers)
+            _drive(url, make, 800, 16, keep_alive=False)
+    return servers
+
+
+def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
+    """Server CPU per request of each route, one worker (``sadame serve --workers 1``), 4 keep-alive clients."""
+    load_before = _load()
+    tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
+    process, url = _start_server(db_url or f"sqlite:///{tmp / 'cpu.db'}", 1)
+    rows = []
+    try:
+        for name, make in _routes():
+            _drive(url, make, 800, 4, keep_alive=True)
+            runs = [_measure(process, url, make, requests, 4, True) for _ in range(rounds)]
+            rows.append((name, _median(runs)))
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    print(f"### Server CPU per request (`sadame serve --workers 1`, 4 keep-alive clients, median of {rounds} "
+          f"rounds of {requests} requests, load average {load_before} before, {_load()} after)\n")
+    print("| route | server CPU ms/request | req/s | p50 ms | client CPU |")
+    print("|---|---:|---:|---:|---:|")
+    for name, row in rows:
+        print(f"| {name} | {row['server_ms']:.2f} | {row['rps']:.0f} | {row['p50']:.1f} | {row['client_cpu']:.0%} |")
 
 
 def scaling(db_url: str | None, requests: int, rounds: int) -> None:
     """req/s, p50 and p99 per route for 1, 4, 16 clients, keep-alive and not, with 1 and 2 workers.
 
-    Both servers run at once (an idle one costs nothing) and every cell alternates between
+    All servers run at once (an idle one costs nothing) and every cell alternates between
     them ``rounds`` times, the median kept: on a shared machine the load drifts, and this
-    way both worker counts see the same drift.
+    way every worker count sees the same drift. The ratio of each round (2 workers over the
+    1 worker run just before) is shown too, lowest to highest.
     """
     results: dict[tuple[str, bool, int, int], dict[str, Any]] = {}  # worker count 0: uvicorn's own --workers 2
+    ratios: dict[tuple[str, bool, int], list[float]] = {}
     load_before = _load()
-    tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
-    servers = {w: _start_server(db_url or f"sqlite:///{tmp / f'bench{w}.db'}", max(1, w)) for w in (1, 2)}
-    upstream_db = db_url or f"sqlite:///{tmp / 'bench0.db'}"
-    upgrade(upstream_db)  # uvicorn's workers would each migrate at once
-    servers[0] = _start_server(upstream_db, 2, upstream=True)  # uvicorn's own --workers
+    servers = _servers(db_url)
     try:
         for name, make in _routes():
             for keep_alive in (True, False):
                 for clients in (1, 4, 16):
-                    runs: dict[int, list[dict[str, Any]]] = {0: [], 1: [], 2: []}
+                    runs: dict[int, list[dict[str, Any]]] = {1: [], 2: [], 0: []}
                     for _round in range(rounds):
-                        for workers, (process, url) in servers.items():
-                            before = _workers_cpu(process.pid)
-                            run = _drive(url, make, requests, clients, keep_alive)
-                            used = [b - a for a, b in zip(before, _workers_cpu(process.pid), strict=False)]
-                            run["split"] = max(used) / sum(used) if len(used) > 1 and sum(used) > 0 else 1.0
-                            runs[workers].append(run)
+                        for workers in runs:
+                            process, url = servers[workers]
+                            runs[workers].append(_measure(process, url, make, requests, clients, keep_alive))
+                    ratios[(name, keep_alive, clients)] = sorted(
+                        two["rps"] / one["rps"] for one, two in zip(runs[1], runs[2], strict=True))
                     for workers, cell in runs.items():
                         results[(name, keep_alive, workers, clients)] = _median(cell)
     finally:
         for process, _url in servers.values():
             process.terminate()
             process.wait(timeout=60)
+    _print_scaling(results, ratios, requests, rounds, load_before)
+
+
+def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
+                   ratios: dict[tuple[str, bool, int], list[float]], requests: int, rounds: int,
+                   load_before: str) -> None:
     print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, default workers {default_workers()}, "
           f"Python {platform.python_version()}, median of {rounds} rounds of {requests} requests per cell, "
           f"load average {load_before} before, {_load()} after)\n")
-    print("| route | connection | clients | 1 worker req/s | 2 workers req/s | ratio | 1 worker p50 ms | "
-          "2 workers p50 ms | 2 workers: busiest's CPU share | uvicorn --workers 2 req/s | its p50 ms | "
-          "its busiest's CPU share | errors |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"Client: {CLIENT}; its CPU is shown as a share of one core while the 2-worker cell ran. "
+          "Server CPU is user + system time of all its processes per request. No request failed "
+          "(the run stops at the first failure).\n")
+    print("| route | connection | clients | 1 worker req/s | 2 workers req/s | ratio | ratio per round | "
+          "1 worker p50 ms | 2 workers p50 ms | server CPU ms/req 1 / 2 workers | "
+          "2 workers: busiest's CPU share | client CPU | uvicorn --workers 2 req/s | its p50 ms | "
+          "its busiest's CPU share |")
+    print("|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|")
     for name, _make in _routes():
         for keep_alive in (True, False):
             for clients in (1, 4, 16):
                 up, one, two = (results[(name, keep_alive, w, clients)] for w in (0, 1, 2))
+                each = ratios[(name, keep_alive, clients)]
                 print(f"| {name} | {'keep-alive' if keep_alive else 'close'} | {clients} | {one['rps']:.0f} | "
-                      f"{two['rps']:.0f} | {two['rps'] / one['rps']:.2f}x | {one['p50']:.1f} | {two['p50']:.1f} | "
-                      f"{two['split']:.0%} | {up['rps']:.0f} | {up['p50']:.1f} | {up['split']:.0%} | "
-                      f"{up['errors'] + one['errors'] + two['errors']} |")
+                      f"{two['rps']:.0f} | {two['rps'] / one['rps']:.2f}x | "
+                      f"{' '.join(f'{r:.2f}' for r in each)} | {one['p50']:.1f} | {two['p50']:.1f} | "
+                      f"{one['server_ms']:.1f} / {two['server_ms']:.1f} | {two['split']:.0%} | "
+                      f"{two['client_cpu']:.0%} | {up['rps']:.0f} | {up['p50']:.1f} | {up['split']:.0%} |")
 
 
 def main() -> None:
@@ -309,9 +443,13 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--rounds", type=int, default=3, help="--scaling: rounds per cell (default 3)")
     parser.add_argument("--scaling", action="store_true", help="the workers table instead (see above)")
+    parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
         scaling(args.db, args.requests, args.rounds)
+        return
+    if args.cpu:
+        cpu_per_request(args.db, args.requests, args.rounds)
         return
 
     tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))

@@ -11,7 +11,7 @@ import pytest
 
 from sadame.db import make_engine, upgrade
 from sadame.judge.engine._errors import GameFinished
-from sadame.judge.game import GameError, GameState, UnknownPuzzle
+from sadame.judge.game import GameError, GameState, GameStatus, UnknownPuzzle
 from sadame.web._game import GameService
 from sadame.web._store import GameStore
 from tests.web.conftest import LiveServer
@@ -119,3 +119,32 @@ def test_api_hint_restart_and_list_filters(live_server: LiveServer) -> None:
         assert client.post(f"{base}/hint").status_code == 409
         page = client.get("/puzzles", params={"status": "nope"})
         assert page.status_code == 400 and "という状態はありません" in page.text
+
+
+def test_the_list_built_on_the_unplayed_catalog_is_the_judges_catalog(db_url: str) -> None:
+    """The web lists only the played puzzles again over a catalog built once: for every mix of
+    states, pack and status filter, the result is what ``puzzle_catalog`` gives from scratch."""
+    from sadame.judge.game import puzzle_catalog
+
+    engine = make_engine(db_url)
+    upgrade(engine)
+    store = GameStore(engine)
+    game = GameService(store, (str(PACK), "engineering"))
+    packs = game.packs()
+    first, *rest = list(packs["engineering"].puzzles)
+    cookie, _fresh = store.ensure_session(None)
+    game.ask(cookie, "game-test", "quiet-printer", "省エネ？")
+    game.give_up(cookie, "engineering", first)
+    game.ask(cookie, "engineering", rest[0], "事故？")
+    states = game.played(cookie)
+    assert len(states) == 3
+    for pack in (None, "game-test", "engineering"):
+        for status in (None, "unplayed", "in_progress", "solved", "gave_up"):
+            expected = [c.to_dict() for c in puzzle_catalog(packs.values(), states, pack=pack,
+                                                           status=None if status is None else GameStatus(status))]
+            assert game.listing(cookie, pack, status) == expected, (pack, status)
+            fresh = [c.to_dict() for c in puzzle_catalog(packs.values(), {}, pack=pack,
+                                                        status=None if status is None else GameStatus(status))]
+            assert game.listing(None, pack, status) == fresh, (pack, status)
+    with pytest.raises(UnknownPuzzle):
+        game.listing(cookie, "no-such-pack")

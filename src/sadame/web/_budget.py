@@ -17,7 +17,7 @@ import hashlib
 import ipaddress
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, delete, or_, select, update
+from sqlalchemy import Connection, bindparam, case, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -50,31 +50,36 @@ def client_id(host: str | None) -> str:
     return hashlib.sha256(f"client:{network}".encode()).hexdigest()
 
 
-def consume_budget(session: Session, client: str, scope: str, limit: int, window: int, now: datetime) -> bool:
+_STALE = WebClientBudget.window_start < bindparam("b_cut", type_=WebClientBudget.window_start.type)
+_WHERE = (WebClientBudget.client == bindparam("b_client"), WebClientBudget.scope == bindparam("b_scope"))
+_COUNT = (  # built once: SQLAlchemy caches its compiled form
+    update(WebClientBudget)
+    .where(*_WHERE, or_(_STALE, WebClientBudget.used < bindparam("b_limit", type_=WebClientBudget.used.type)))
+    .values(used=case((_STALE, 1), else_=WebClientBudget.used + 1),
+            window_start=case((_STALE, bindparam("b_now", type_=WebClientBudget.window_start.type)),
+                              else_=WebClientBudget.window_start))
+)
+_USED = select(WebClientBudget.used).where(*_WHERE)
+
+
+def consume_budget(session: Session | Connection, client: str, scope: str, limit: int, window: int,
+                   now: datetime) -> bool:
     """Count one use of ``scope`` for ``client``; False (nothing counted) when the budget is spent.
 
     Runs inside the caller's transaction: the row stays locked until it commits.
     """
-    table = WebClientBudget
-    stale = table.window_start < now - timedelta(seconds=window)
+    params = {"b_client": client, "b_scope": scope, "b_limit": limit, "b_now": now,
+              "b_cut": now - timedelta(seconds=window)}
     for _attempt in range(3):
-        result = session.execute(
-            update(table)
-            .where(table.client == client, table.scope == scope, or_(stale, table.used < limit))
-            .values(
-                used=case((stale, 1), else_=table.used + 1),
-                window_start=case((stale, now), else_=table.window_start),
-            )
-        )
-        if getattr(result, "rowcount", 0) == 1:
+        if getattr(session.execute(_COUNT, params), "rowcount", 0) == 1:
             return True
-        if session.scalar(select(table.used).where(table.client == client, table.scope == scope)) is not None:
+        if session.execute(_USED, params).first() is not None:
             return False
         if limit < 1:
             return False
         try:
             with session.begin_nested():
-                session.add(table(client=client, scope=scope, used=1, window_start=now))
+                session.execute(insert(WebClientBudget).values(client=client, scope=scope, used=1, window_start=now))
             return True
         except IntegrityError:  # another request created the row first: count against it
             continue

@@ -15,14 +15,15 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sadame.judge import Judge, JudgeFallback, JudgeResult, Puzzle, PuzzlePack, bundled_pack, load_pack
 from sadame.judge.engine._loader import bundled_names
 from sadame.judge.game import GameError, GameState, UnknownPuzzle, measure_difficulty, puzzle_catalog
-from sadame.judge.game._catalog import STATUS_LABELS, parse_status, puzzle_difficulty
+from sadame.judge.game._catalog import STATUS_LABELS, PackCatalog, parse_status, puzzle_difficulty
 from sadame.judge.game._game import MAX_ATTEMPTS, MAX_QUESTIONS, grade_answer, puzzle_hints
 from sadame.judge.game._messages import (
     answer_feedback,
@@ -32,7 +33,7 @@ from sadame.judge.game._messages import (
     result_summary,
     verdict_label,
 )
-from sadame.web._store import GameStore
+from sadame.web._store import GameStore, Seen
 
 __all__ = ["GameService", "public_question"]
 
@@ -93,6 +94,8 @@ class GameService:
         self._lock = threading.RLock()
         self._packs: dict[str, PuzzlePack] | None = None
         self._judges: dict[tuple[str, str, bool], Judge] = {}
+        self._unplayed: list[PackCatalog] | None = None
+        self._memo: dict[Hashable, bytes] = {}
 
     @property
     def llm_available(self) -> bool:
@@ -130,10 +133,14 @@ class GameService:
             return judge
 
     def _load(self, cookie: str | None, pack: str, puzzle: Puzzle) -> GameState:
-        return _state(self._store.load(cookie, pack, puzzle.id) if cookie else None, puzzle.id)
+        return self._load_seen(cookie, pack, puzzle)[0]
+
+    def _load_seen(self, cookie: str | None, pack: str, puzzle: Puzzle) -> tuple[GameState, Seen | None]:
+        seen = self._store.load_seen(cookie, pack, puzzle.id) if cookie else None
+        return _state(seen[1] if seen else None, puzzle.id), seen
 
     def _change(self, cookie: str, pack: str, puzzle: Puzzle, move: Callable[[GameState], None], *,
-                client: str | None = None, spend: str | None = None) -> GameState:
+                client: str | None = None, spend: str | None = None, seen: Seen | None = None) -> GameState:
         """Apply ``move`` to the stored state atomically; returns the new state.
 
         ``client`` is charged its budget in the same transaction (``spend``: ``"q"`` for a question,
@@ -146,7 +153,7 @@ class GameService:
             changed[:] = [state]
             return state.to_dict()
 
-        self._store.update(cookie, pack, puzzle.id, change, client=client, spend=spend)
+        self._store.update(cookie, pack, puzzle.id, change, client=client, spend=spend, seen=seen)
         return changed[0]
 
     def _check_room(self, state: GameState, kind: str) -> None:
@@ -161,13 +168,63 @@ class GameService:
     def listing(self, cookie: str | None, pack: str | None = None, status: str | None = None) -> list[dict[str, Any]]:
         """Packs and puzzles with difficulty and this browser's progress, filtered by
         ``pack`` (a name) and ``status`` (``solved`` / ``gave_up`` / ``in_progress`` / ``unplayed``)."""
-        wanted = parse_status(status)
-        if pack is not None and pack not in self.packs():
-            raise UnknownPuzzle(f"「{pack}」という問題集はありません")
+        return self.listing_of(self.played(cookie), pack, status)
+
+    def played(self, cookie: str | None) -> dict[tuple[str, str], GameState]:
+        """This browser's stored game states by (pack, puzzle id) -- one query, none without a cookie."""
         docs = self._store.load_all(cookie) if cookie else {}
-        states = {key: _state(doc, key[1]) for key, doc in docs.items()}
-        catalog = puzzle_catalog(self.packs().values(), states, pack=pack, status=wanted)
-        return [entry.to_dict() for entry in catalog]
+        return {key: _state(doc, key[1]) for key, doc in docs.items()}
+
+    def listing_of(self, states: Mapping[tuple[str, str], GameState], pack: str | None = None,
+                   status: str | None = None) -> list[dict[str, Any]]:
+        """:meth:`listing` for the states of :meth:`played`."""
+        return [catalog.to_dict() for catalog in self._catalog(states, pack, status)]
+
+    def _catalog(self, states: Mapping[tuple[str, str], GameState], pack: str | None,
+                 status: str | None) -> list[PackCatalog]:
+        """``puzzle_catalog`` of every pack for ``states``: the unplayed catalog is built once, and only
+        the puzzles this browser played are listed again (the rest read as unplayed in any case)."""
+        wanted = parse_status(status)
+        packs = self.packs()
+        if pack is not None and pack not in packs:
+            raise UnknownPuzzle(f"「{pack}」という問題集はありません")
+        with self._lock:
+            if self._unplayed is None:
+                self._unplayed = puzzle_catalog(packs.values(), {})
+            unplayed = self._unplayed
+        by_pack: dict[str, dict[str, Puzzle]] = {}
+        for name, puzzle_id in states:
+            found = packs.get(name)
+            if found is not None and puzzle_id in found.puzzles and pack in (None, name):
+                by_pack.setdefault(name, {})[puzzle_id] = found.puzzles[puzzle_id]
+        played = {(catalog.name, entry.id): entry
+                  for catalog in puzzle_catalog([replace(packs[n], puzzles=p) for n, p in by_pack.items()], states)
+                  for entry in catalog.puzzles}
+        listed = []
+        for catalog in unplayed:
+            if pack is not None and catalog.name != pack:
+                continue
+            entries = [played.get((catalog.name, entry.id), entry) for entry in catalog.puzzles]
+            listed.append(replace(catalog, solved=sum(1 for e in entries if e.best is not None),
+                                  puzzles=tuple(e for e in entries if wanted is None or e.status is wanted)))
+        return listed
+
+    def memo(self, key: Hashable, build: Callable[[], bytes] | None = None) -> bytes | None:
+        """What ``build()`` gave for ``key``, built now when not yet kept (for responses that depend
+        only on the packs, such as the list an unplayed browser sees; keys must be bounded); without
+        ``build``, None when nothing is kept yet."""
+        with self._lock:
+            found = self._memo.get(key)
+        if found is None and build is not None:
+            found = build()
+            with self._lock:
+                self._memo[key] = found
+        return found
+
+    def warm(self) -> None:
+        """Load the packs and build the unplayed catalog now (a server worker does this before it
+        listens, so no request waits seconds for them)."""
+        self._catalog({}, None, None)
 
     def view(self, cookie: str | None, pack: str, puzzle_id: str) -> dict[str, Any]:
         """The public view of a game for one browser (see the module docstring)."""
@@ -198,7 +255,7 @@ class GameService:
             client: str | None = None) -> dict[str, Any]:
         """Judge a question and append it to this browser's history; returns the public entry."""
         puzzle = self.puzzle(pack, puzzle_id)
-        current = self._load(cookie, pack, puzzle)
+        current, seen = self._load_seen(cookie, pack, puzzle)
         text = current.check_question(question)
         self._check_room(current, "q")
         result = self._judge(pack, puzzle_id, use_llm).ask(text)
@@ -207,14 +264,14 @@ class GameService:
             self._check_room(state, "q")
             state.record_question(text, result)
 
-        self._change(cookie, pack, puzzle, move, client=client, spend="q")
+        self._change(cookie, pack, puzzle, move, client=client, spend="q", seen=seen)
         return public_question(text, result)
 
     def answer(self, cookie: str, pack: str, puzzle_id: str, answer: str, *,
                client: str | None = None) -> dict[str, Any]:
         """Check an answer against the solution; a correct one solves the puzzle."""
         puzzle = self.puzzle(pack, puzzle_id)
-        current = self._load(cookie, pack, puzzle)
+        current, seen = self._load_seen(cookie, pack, puzzle)
         text = current.check_answer_text(answer)
         self._check_room(current, "a")
         check = grade_answer(puzzle, text)
@@ -223,7 +280,7 @@ class GameService:
             self._check_room(state, "a")
             state.record_attempt(text, check)
 
-        self._change(cookie, pack, puzzle, move, client=client, spend="a")
+        self._change(cookie, pack, puzzle, move, client=client, spend="a", seen=seen)
         return _public_attempt(text, check.correct, check.matched, check.total, answer_feedback(check))
 
     def hint(self, cookie: str, pack: str, puzzle_id: str, *, client: str | None = None) -> dict[str, Any]:

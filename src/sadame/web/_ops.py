@@ -194,7 +194,7 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
+async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 

@@ -103,6 +103,9 @@ def _worker(address: tuple[str, int], url: str, settings: WebSettings, logs: tup
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the supervisor, which stops us
     app = create_app(url, settings=replace(settings, migrate=False))  # the supervisor migrated
+    # Not warmed before listening: a worker that joined the SO_REUSEPORT group seconds after the
+    # other would get none of the keep-alive connections opened meanwhile. The packs load on the
+    # first request, in a thread (the list route never loads them on the event loop).
     sock = rejoin(*address)  # listen only now: no connection waits for a worker still starting
     uvicorn.Server(server_config(app, *logs)).run(sockets=[sock])
 
@@ -192,7 +195,8 @@ def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: W
     settings = with_listen_host(settings, host)
     app = create_app(url, settings=settings)
     if workers <= 1:
-        sock = listeners(host, port, 1)[0]
+        sock = listeners(host, port, 1)[0]  # a taken port fails at once; connections queue while warming
+        app.state.ctx.game.warm()
         uvicorn.Server(server_config(app, log_level, log_format)).run(sockets=[sock])
         return
     app.state.ctx.engine.dispose()

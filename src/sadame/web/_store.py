@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -33,6 +33,7 @@ __all__ = [
     "CreatedKey",
     "GameStore",
     "KeyStore",
+    "Seen",
     "TenantNameError",
     "hash_secret",
     "validate_tenant_name",
@@ -44,6 +45,23 @@ _PREFIX_LEN = len(KEY_PREFIX) + 6  # what list-keys shows of a key
 _MIN_REVOKE_PREFIX = 8
 _PURGE_EVERY = 60.0  # seconds between opportunistic purges per process
 _MAX_STATES_LISTED = 10_000
+
+# The statements of every request, built once (SQLAlchemy caches their compiled form).
+_SESSION_EXISTS = select(WebBrowserSession.id).where(WebBrowserSession.id == bindparam("b_sid"))
+_STATE_WHERE = (WebGameState.session_id == bindparam("b_sid"), WebGameState.pack == bindparam("b_pack"),
+                WebGameState.puzzle_id == bindparam("b_puzzle"))
+_LOAD_STATE = select(WebGameState.state, WebGameState.version).where(*_STATE_WHERE)
+_LOAD_ALL = (select(WebGameState.pack, WebGameState.puzzle_id, WebGameState.state)
+             .where(WebGameState.session_id == bindparam("b_sid")).limit(_MAX_STATES_LISTED))
+_SET_STATE = (update(WebGameState).where(*_STATE_WHERE, WebGameState.version == bindparam("b_seen"))
+              .values(state=bindparam("b_state", type_=WebGameState.state.type),
+                      version=bindparam("b_seen", type_=WebGameState.version.type) + 1,
+                      updated_at=bindparam("b_now", type_=WebGameState.updated_at.type)))
+_TOUCH_SESSION = (update(WebBrowserSession).where(WebBrowserSession.id == bindparam("b_sid"))
+                  .values(last_seen_at=bindparam("b_now", type_=WebBrowserSession.last_seen_at.type)))
+
+#: A game state as read: its version (for the compare-and-set) and its document.
+Seen = tuple[int, dict[str, Any]]
 
 
 class TenantNameError(ValueError):
@@ -187,14 +205,19 @@ class KeyStore:
 class GameStore:
     """Browser sessions (by hashed cookie) and their per-puzzle game states.
 
-    Only moves write: reading pages or sending a rejected request leaves no rows.
-    A move runs in one transaction that first touches (or creates) the session row,
-    which serializes the moves of one browser on both databases, then counts the
-    client's budget, then rewrites the game state.
+    Only moves write: reading pages or sending a rejected request leaves no rows, and reads
+    begin deferred on SQLite (they never wait for, or hold, the write lock of another worker).
+    A move computes its new state from the state it read before its transaction; the
+    transaction then touches (or creates) the session row, which serializes the moves of one
+    browser on both databases, counts the client's budget, and stores the new state with a
+    compare-and-set on its version. Only when another move of this browser came in between is
+    the state read again inside the transaction and the move computed again. So the write
+    transaction is four short statements (the one writer SQLite allows is held briefly).
     """
 
     def __init__(self, engine: Engine, settings: WebSettings | None = None) -> None:
         self._engine = engine
+        self._reader = engine.execution_options(sadame_read=True)
         self._settings = settings or WebSettings()
         self._last_purge = 0.0
         self._purge_lock = threading.Lock()
@@ -207,8 +230,8 @@ class GameStore:
         created by the first move (:meth:`update`).
         """
         if cookie and 20 <= len(cookie) <= 100 and cookie.isascii():
-            with Session(self._engine) as session:
-                if session.get(WebBrowserSession, hash_secret(cookie)) is not None:
+            with self._reader.connect() as conn:
+                if conn.execute(_SESSION_EXISTS, {"b_sid": hash_secret(cookie)}).first() is not None:
                     return cookie, False
         return secrets.token_urlsafe(32), True
 
@@ -223,27 +246,22 @@ class GameStore:
 
     def load(self, cookie: str, pack: str, puzzle_id: str) -> dict[str, Any] | None:
         """The stored game state document, or None when this browser has not played it."""
-        with Session(self._engine) as session:
-            raw = session.scalar(
-                select(WebGameState.state).where(
-                    WebGameState.session_id == hash_secret(cookie),
-                    WebGameState.pack == pack,
-                    WebGameState.puzzle_id == puzzle_id,
-                )
-            )
-        if raw is None:
+        seen = self.load_seen(cookie, pack, puzzle_id)
+        return seen[1] if seen else None
+
+    def load_seen(self, cookie: str, pack: str, puzzle_id: str) -> Seen | None:
+        """The stored game state with its version (give it to :meth:`update`), or None."""
+        with self._reader.connect() as conn:
+            row = conn.execute(_LOAD_STATE, {"b_sid": hash_secret(cookie), "b_pack": pack, "b_puzzle": puzzle_id}).first()
+        if row is None:
             return None
-        loaded: dict[str, Any] = json.loads(raw)
-        return loaded
+        loaded: dict[str, Any] = json.loads(row[0])
+        return int(row[1]), loaded
 
     def load_all(self, cookie: str) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored game state of this browser, by (pack, puzzle id) -- one query."""
-        with Session(self._engine) as session:
-            rows = session.execute(
-                select(WebGameState.pack, WebGameState.puzzle_id, WebGameState.state)
-                .where(WebGameState.session_id == hash_secret(cookie))
-                .limit(_MAX_STATES_LISTED)
-            ).all()
+        with self._reader.connect() as conn:
+            rows = conn.execute(_LOAD_ALL, {"b_sid": hash_secret(cookie)}).all()
         return {(pack, puzzle_id): json.loads(raw) for pack, puzzle_id, raw in rows}
 
     def update(
@@ -255,70 +273,82 @@ class GameStore:
         *,
         client: str | None = None,
         spend: str | None = None,
+        seen: Seen | None = None,
     ) -> dict[str, Any]:
         """Apply ``change`` to the stored state atomically and return the new document.
 
         ``change`` receives the current document (None for a first move) and returns
-        the new one; it may raise to refuse the move (nothing is written then).
+        the new one; it may raise to refuse the move (nothing is written then). It may be
+        called twice (see the class docstring), so it must depend on its argument only.
+        ``seen`` is the state the caller read with :meth:`load_seen` (read here otherwise).
         ``client`` (from :func:`~sadame.web._budget.client_id`) is charged for a new
         session and, with ``spend`` (``"q"`` question, ``"a"`` answer), for the move.
         """
         sid = hash_secret(cookie)
-        with Session(self._engine) as session, session.begin():
+        if seen is None:
+            seen = self.load_seen(cookie, pack, puzzle_id)
+        prepared = None
+        if seen is not None:
+            new = change(seen[1])
+            prepared = (seen[0], new, json.dumps(new, ensure_ascii=False))
+        with self._engine.begin() as conn:  # Core statements: the ORM's bookkeeping costs more than they do
             now = _now()
-            self._claim_session(session, sid, client, now)
+            self._claim_session(conn, sid, client, now)
             if client is not None and spend is not None:
-                self._spend(session, client, f"{spend}:{pack}/{puzzle_id}"[:220], spend, now)
-            new = self._write_state(session, sid, pack, puzzle_id, change, now)
+                self._spend(conn, client, f"{spend}:{pack}/{puzzle_id}"[:220], spend, now)
+            if prepared is None or not self._set_state(conn, sid, pack, puzzle_id, prepared[0], prepared[2], now):
+                new = self._write_state(conn, sid, pack, puzzle_id, change, now)
         self._maybe_purge()
         return new
 
-    def _claim_session(self, session: Session, sid: str, client: str | None, now: datetime) -> None:
+    @staticmethod
+    def _set_state(conn: Connection, sid: str, pack: str, puzzle_id: str, version: int, encoded: str,
+                   now: datetime) -> bool:
+        """The compare-and-set of a state computed before the transaction; False when it changed since."""
+        result = conn.execute(_SET_STATE, {"b_sid": sid, "b_pack": pack, "b_puzzle": puzzle_id,
+                                           "b_seen": version, "b_state": encoded, "b_now": now})
+        return result.rowcount == 1
+
+    def _claim_session(self, conn: Connection, sid: str, client: str | None, now: datetime) -> None:
         """Touch the session row (locking it for this transaction), creating it when new."""
-        touch = update(WebBrowserSession).where(WebBrowserSession.id == sid).values(last_seen_at=now)
-        if getattr(session.execute(touch), "rowcount", 0) == 1:
+        if conn.execute(_TOUCH_SESSION, {"b_sid": sid, "b_now": now}).rowcount == 1:
             return
         limits = self._settings
         if client is not None and not consume_budget(
-            session, client, "session", limits.client_sessions, limits.budget_window, now
+            conn, client, "session", limits.client_sessions, limits.budget_window, now
         ):
             raise BudgetExhausted("この端末から始められる新しいセッションの数が上限に達しました。時間をおいてお試しください")
         try:
-            with session.begin_nested():
-                session.add(WebBrowserSession(id=sid, tenant_id=None, created_at=now, last_seen_at=now))
+            with conn.begin_nested():
+                conn.execute(insert(WebBrowserSession).values(id=sid, tenant_id=None, created_at=now,
+                                                              last_seen_at=now))
         except IntegrityError:  # the same new cookie in two requests at once
-            session.execute(touch)
+            conn.execute(_TOUCH_SESSION, {"b_sid": sid, "b_now": now})
 
-    def _spend(self, session: Session, client: str, scope: str, kind: str, now: datetime) -> None:
+    def _spend(self, conn: Connection, client: str, scope: str, kind: str, now: datetime) -> None:
         limits = self._settings
         limit = limits.client_questions if kind == "q" else limits.client_attempts
         what = "質問" if kind == "q" else "回答"
-        if not consume_budget(session, client, scope, limit, limits.budget_window, now):
+        if not consume_budget(conn, client, scope, limit, limits.budget_window, now):
             raise BudgetExhausted(f"この端末からのこの問題への{what}が上限に達しました。時間をおいてお試しください")
         total = limits.client_daily_questions if kind == "q" else limits.client_daily_answers
-        if not consume_budget(session, client, f"{kind}:all", total, limits.budget_window, now):
+        if not consume_budget(conn, client, f"{kind}:all", total, limits.budget_window, now):
             raise BudgetExhausted(f"この端末からの{what}が今日の上限に達しました。時間をおいてお試しください")
 
     def _write_state(
-        self, session: Session, sid: str, pack: str, puzzle_id: str,
+        self, conn: Connection, sid: str, pack: str, puzzle_id: str,
         change: Callable[[dict[str, Any] | None], dict[str, Any]], now: datetime,
     ) -> dict[str, Any]:
-        where = (WebGameState.session_id == sid, WebGameState.pack == pack, WebGameState.puzzle_id == puzzle_id)
-        row = session.execute(select(WebGameState.state, WebGameState.version).where(*where)).first()
+        """The move computed on the state read inside the transaction (the session row is locked)."""
+        row = conn.execute(_LOAD_STATE, {"b_sid": sid, "b_pack": pack, "b_puzzle": puzzle_id}).first()
         new = change(json.loads(row[0]) if row else None)
         encoded = json.dumps(new, ensure_ascii=False)
         if row is None:
-            session.add(WebGameState(session_id=sid, pack=pack, puzzle_id=puzzle_id, state=encoded,
-                                     version=1, updated_at=now))
-            session.flush()
+            conn.execute(insert(WebGameState).values(session_id=sid, pack=pack, puzzle_id=puzzle_id, state=encoded,
+                                                     version=1, updated_at=now))
             return new
-        result = session.execute(
-            update(WebGameState)
-            .where(*where, WebGameState.version == row[1])
-            .values(state=encoded, version=row[1] + 1, updated_at=now)
-        )
-        if getattr(result, "rowcount", 0) != 1:  # cannot happen while the session row is locked
-            raise RuntimeError("game state changed under this request; try again")
+        if not self._set_state(conn, sid, pack, puzzle_id, int(row[1]), encoded, now):
+            raise RuntimeError("game state changed under this request; try again")  # not while the row is locked
         return new
 
     def _maybe_purge(self) -> None:

@@ -78,7 +78,8 @@ PresetName = Annotated[
 ]
 
 
-def get_ctx(request: Request) -> WebContext:
+async def get_ctx(request: Request) -> WebContext:
+    """The app's context (async: a sync dependency would cost a thread-pool hop on every request)."""
     ctx: WebContext = request.app.state.ctx
     return ctx
 
@@ -113,8 +114,9 @@ def browser_cookie(request: Request, response: Response, ctx: Ctx) -> str:
 BrowserCookie = Annotated[str, Depends(browser_cookie)]
 
 
-def client(request: Request) -> str:
-    """The hashed identity of the client's address (see :mod:`sadame.web._budget`)."""
+async def client(request: Request) -> str:
+    """The hashed identity of the client's address (see :mod:`sadame.web._budget`); async, as
+    :func:`get_ctx`."""
     return client_id(request.client.host if request.client else None)
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Cookie, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from starlette.concurrency import run_in_threadpool
 
 from sadame.judge.game import GameStatus
+from sadame.web._errors import SafeJSONResponse
 from sadame.web.deps import COOKIE_NAME, BrowserCookie, Client, Ctx, ShortText
 
 __all__ = ["AnswerRequest", "AskRequest", "router"]
@@ -119,12 +122,26 @@ class PackListing(BaseModel):
     puzzles: list[PuzzleSummary]
 
 
+_LISTING = TypeAdapter(list[PackListing])
+
+
 @router.get("", response_model=list[PackListing])
-def list_puzzles(ctx: Ctx, cookie: SentCookie = None, pack: Annotated[str | None, Query(max_length=100)] = None,
-                 status: Annotated[GameStatus | None, Query()] = None) -> list[dict[str, Any]]:
+async def list_puzzles(ctx: Ctx, cookie: SentCookie = None,
+                       pack: Annotated[str | None, Query(max_length=100)] = None,
+                       status: Annotated[GameStatus | None, Query()] = None) -> Any:
     """Every pack (or only ``pack``) and its puzzles with difficulty and this browser's progress;
     ``status`` keeps only ``unplayed`` / ``in_progress`` / ``solved`` / ``gave_up`` puzzles."""
-    return ctx.game.listing(cookie, pack, status)
+    # Async, so that a browser with nothing stored costs no thread hop: its list depends on the
+    # packs only and is serialized once per (pack, status) -- through the response model, as FastAPI would.
+    states = await run_in_threadpool(ctx.game.played, cookie) if cookie else {}
+    if states:
+        return await run_in_threadpool(ctx.game.listing_of, states, pack, status)
+    key = ("api-listing", pack, status)
+    body = ctx.game.memo(key)
+    if body is None:  # built once, in a thread: loading the packs must not stall the event loop
+        body = await run_in_threadpool(ctx.game.memo, key, lambda: bytes(SafeJSONResponse(_LISTING.dump_python(
+            _LISTING.validate_python(ctx.game.listing_of({}, pack, status)), mode="json")).body))
+    return Response(body, media_type="application/json")
 
 
 @router.get("/{pack}/{puzzle_id}", response_model=GameView)
