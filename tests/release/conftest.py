@@ -1,10 +1,13 @@
 """The release checks' artefacts: built once per session, in the background from the end of
 collection (``_build.Builds``), so the uv builds and the clean virtualenvs' smoke runs overlap the
 rest of the suite instead of adding to it. Nothing starts unless a test of ``test_dist.py`` was
-selected."""
+selected. Under pytest-xdist every worker collects everything, so there the builds start in the
+worker that runs ``test_dist.py``, when its first test asks (the other worker keeps the second core
+busy anyway)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +20,7 @@ _STARTED: list[Builds] = []
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    if session.config.option.collectonly or _STARTED:
+    if session.config.option.collectonly or _STARTED or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     if any(Path(str(item.path)).parent == _HERE and item.path.name == "test_dist.py" for item in session.items):
         builds = Builds()
@@ -32,7 +35,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def builds() -> Iterator[Builds]:
-    if not _STARTED:  # selected in a way collection did not see (it always does; kept total)
+    if not _STARTED:  # under pytest-xdist: this worker runs test_dist.py
         started = Builds()
         started.start()
         _STARTED.append(started)
