@@ -37,6 +37,15 @@ def _ingest(live: LiveServer, key: str) -> None:
             assert response.status_code == 200, response.text
 
 
+def _go(page: Any, target: Any) -> None:
+    """Click a link or submit button and wait until the page it opens has loaded (no read of a half-loaded page)."""
+    with page.expect_navigation():
+        if isinstance(target, str):
+            page.click(target)
+        else:
+            target.click()
+
+
 def _rows(page: Any) -> dict[str, str]:
     rows = page.locator("table.issue-list tbody tr")
     out = {}
@@ -49,7 +58,7 @@ def _rows(page: Any) -> dict[str, str]:
 def _sign_in(live: LiveServer, page: Any, key: str) -> None:
     page.goto(f"{live.url}/tracker")
     page.fill("#api_key", key)
-    page.click("form.login button")
+    _go(page, "form.login button")
 
 
 def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server: LiveServer, page: Any,
@@ -59,7 +68,7 @@ def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server:
     _sign_in(live_server, page, key)
     users_row = page.locator(f"tr[data-user='{USER}']")
     assert "再発 1" in users_row.inner_text() and re.search(r"(たった今|\d+分前)", users_row.inner_text())
-    page.click(f"text={USER}")
+    _go(page, f"text={USER}")
 
     markers = {page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(1).inner_text().strip():
                page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(0).inner_text().strip()
@@ -69,7 +78,7 @@ def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server:
     assert "視線が下がる" in page.inner_text("section.absent")  # not mentioned is not improved
     assert "視線が下がる" not in page.inner_text("section.improvements")
     assert page.locator("p.deferred-more").inner_text() == "ほか 1 件は保留中"
-    page.click("p.deferred-more a")
+    _go(page, "p.deferred-more a")
     assert "フォームの崩れが目立つ" in page.inner_text("section#deferred")
     svg = page.locator("svg#total-chart")
     assert svg.is_visible()
@@ -81,34 +90,34 @@ def test_dashboard_marks_changes_and_merges_only_after_confirmation(live_server:
     page.screenshot(path=str(tmp_path / "tracker.png"), full_page=True)
     before = _rows(page)
 
-    page.click("table.issue-list >> text=踏み込みが弱い")
+    _go(page, "table.issue-list >> text=踏み込みが弱い")
     history = page.inner_text(".events")
     assert "初めて検出されました" in history and "改善の報告と一致したため解決しました" in history
     assert "first detection" not in history and "session" not in history.replace("セッション", "")
     assert page.locator("form.unmerge").count() == 0  # never merged: nothing to unmerge
 
-    page.click(f"text={USER}")
-    page.click("table.issue-list >> text=フォームが崩れる")
+    _go(page, f"text={USER}")
+    _go(page, "table.issue-list >> text=フォームが崩れる")
     suggestion = page.locator("tr[data-similar]", has_text="フォームの崩れが目立つ")
     assert suggestion.count() == 1 and re.search(r"\d+%", suggestion.inner_text())
-    suggestion.locator("a.merge-suggestion").click()
+    _go(page, suggestion.locator("a.merge-suggestion"))
     assert page.locator("h1").inner_text() == "課題を統合しますか？"
     assert "フォームの崩れが目立つ" in page.inner_text("[data-role=source]")
-    page.click("text=キャンセル")
-    page.click(f"text={USER}")
+    _go(page, "text=キャンセル")
+    _go(page, f"text={USER}")
     assert _rows(page) == before  # cancelling merged nothing
 
-    page.click("table.issue-list >> text=フォームが崩れる")
-    page.locator("tr[data-similar]", has_text="フォームの崩れが目立つ").locator("a.merge-suggestion").click()
-    page.click("form.confirm-merge button[type=submit]")
+    _go(page, "table.issue-list >> text=フォームが崩れる")
+    _go(page, page.locator("tr[data-similar]", has_text="フォームの崩れが目立つ").locator("a.merge-suggestion"))
+    _go(page, "form.confirm-merge button[type=submit]")
     assert "統合された課題" in page.inner_text("main")
-    page.click(f"text={USER}")
+    _go(page, f"text={USER}")
     assert "フォームの崩れが目立つ" not in _rows(page)
 
-    page.click("table.issue-list >> text=フォームが崩れる")
-    page.click("form.unmerge button")
+    _go(page, "table.issue-list >> text=フォームが崩れる")
+    _go(page, "form.unmerge button")
     assert page.locator("form.unmerge").count() == 0
-    page.click(f"text={USER}")
+    _go(page, f"text={USER}")
     assert _rows(page) == before  # unmerged exactly: statuses, counts, markers
 
 
@@ -117,11 +126,11 @@ def test_dashboard_is_usable_at_phone_width(live_server: LiveServer, page: Any, 
     _ingest(live_server, key)
     page.set_viewport_size({"width": 390, "height": 844})
     _sign_in(live_server, page, key)
-    page.click(f"text={USER}")
+    _go(page, f"text={USER}")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width  # tables scroll inside their box; the page itself never scrolls sideways
     assert page.locator("table.issue-list a").first.is_visible()
-    page.click("table.issue-list >> text=フォームが崩れる")
+    _go(page, "table.issue-list >> text=フォームが崩れる")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(tmp_path / "tracker-390.png"), full_page=True)
 
@@ -131,7 +140,7 @@ def test_issue_timeline_is_legible_at_phone_width(live_server: LiveServer, page:
     _ingest(live_server, key)
     page.set_viewport_size({"width": 390, "height": 844})
     _sign_in(live_server, page, key)
-    page.click(f"text={USER}")
+    _go(page, f"text={USER}")
     table = page.locator("table.issue-timeline")
     table.scroll_into_view_if_needed()
     box = table.bounding_box()
@@ -152,8 +161,8 @@ def test_a_weak_suggestion_has_no_merge_button(live_server: LiveServer, page: An
         response = client.post("/api/track/ingest", json={"user_id": "sato", "session_id": "s1", "insights": texts})
         assert response.status_code == 200, response.text
     _sign_in(live_server, page, key)
-    page.click("text=sato")
-    page.click("table.issue-list >> text=声が小さく、自信がなさそうに聞こえる")
+    _go(page, "text=sato")
+    _go(page, "table.issue-list >> text=声が小さく、自信がなさそうに聞こえる")
     rows = page.locator("tr[data-similar]")
     assert rows.count() == 3  # 89%, 38%, 11%: one strong suggestion, two weak ones
     for n in range(rows.count()):
@@ -182,7 +191,7 @@ def test_a_returning_resolved_or_expired_issue_is_a_regression_in_the_api_and_da
     assert sorted(e["text"] for e in report["regressions"]) == ["握力の弱さが気になる", "踏み込みの弱さが目立つ"]
     assert report["new"] == [] and "return" in before
     _sign_in(live_server, page, key)
-    page.click("text=kato")
+    _go(page, "text=kato")
     markers = {page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(1).inner_text().strip():
                page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(0).inner_text().strip()
                for n in range(page.locator("table.issue-list tbody tr").count())}
