@@ -172,16 +172,9 @@ def _sadame(url: str, plan: list[tuple[str, str, list[str], datetime]], run: int
         tracker.close()
 
 
-def _simple(path: str, plan: list[tuple[str, str, list[str], datetime]], run: int = 1) -> tuple[float, float]:
-    simple = SimpleTracker(path)
-    try:
-        return _time(simple.ingest, plan, run)
-    finally:
-        simple.close()
-
-
-def _simple_postgres(url: str, plan: list[tuple[str, str, list[str], datetime]], run: int = 1) -> tuple[float, float]:
-    simple = SimplePostgresTracker(url)
+def _simple(simple: SimpleTracker | SimplePostgresTracker, plan: list[tuple[str, str, list[str], datetime]],
+            run: int = 1) -> tuple[float, float]:
+    """Time the simple tracker (SQLite or psycopg) on the plan, then close it."""
     try:
         return _time(simple.ingest, plan, run)
     finally:
@@ -205,7 +198,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.rounds):  # each run its own fresh texts (caches cold for them)
             ours.append(_sadame(f"sqlite:///{tmp}/sadame{n}.db", _plan(args.sessions, 2 * n), 2 * n))
-            simple.append(_simple(f"{tmp}/simple{n}.db", _plan(args.sessions, 2 * n + 1), 2 * n + 1))
+            simple.append(_simple(SimpleTracker(f"{tmp}/simple{n}.db"), _plan(args.sessions, 2 * n + 1), 2 * n + 1))
             ratios.append(ours[-1][1] / simple[-1][1])
     load = os.getloadavg()[0]
     print(f"{args.sessions} sessions x {PER_SESSION} insights, {USERS} users, {args.rounds} rounds, "
@@ -219,7 +212,7 @@ def main() -> int:
     if args.postgres:
         with temporary_postgres() as url:
             pg = [_sadame(url, _plan(args.sessions, 8), 8)]
-            pg_simple = [_simple_postgres(url, _plan(args.sessions, 9), 9)]
+            pg_simple = [_simple(SimplePostgresTracker(url), _plan(args.sessions, 9), 9)]
         pg_rate = insights / pg[0][0]
         print(_row("sadame, PostgreSQL", insights, pg, f"{pg[0][1] / pg_simple[0][1]:.1f}x CPU, "
                    f"{pg[0][0] / pg_simple[0][0]:.1f}x wall",

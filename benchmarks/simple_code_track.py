@@ -19,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from ingest_vs_simple import PER_SESSION, _plan, _sadame, _simple, _simple_postgres
+from ingest_vs_simple import PER_SESSION, SimplePostgresTracker, SimpleTracker, _plan, _sadame, _simple
 from sadame.track import Tracker
 from sadame.track._similar import similar_issues_scan
 from sadame.track._views import TrackerConfig
@@ -45,12 +45,12 @@ def _ingest_row(name: str, sessions: int, ours: tuple[float, float], simple: tup
 def ingest_rows(sessions: int = 400, postgres: bool = True) -> list[Row]:
     with tempfile.TemporaryDirectory() as tmp:
         ours = _sadame(f"sqlite:///{tmp}/sadame.db", _plan(sessions, 0), 0)
-        simple = _simple(f"{tmp}/simple.db", _plan(sessions, 1), 1)
+        simple = _simple(SimpleTracker(f"{tmp}/simple.db"), _plan(sessions, 1), 1)
     rows = [_ingest_row("SQLite", sessions, ours, simple, "40-line sqlite3 tracker", 10_000, wall=False)]
     if postgres:
         with temporary_postgres() as url:
             ours = _sadame(url, _plan(sessions, 2), 2)
-            simple = _simple_postgres(url, _plan(sessions, 3), 3)
+            simple = _simple(SimplePostgresTracker(url), _plan(sessions, 3), 3)
         rows.append(_ingest_row("PostgreSQL", sessions, ours, simple, "the same in psycopg", 3_000, wall=True))
     return rows
 
