@@ -29,19 +29,18 @@ first use.
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 import threading
 import unicodedata
 from array import array
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sadame.normalize._core import NormalizedText, _compiled, normalize, normalize_with_offsets
-from sadame.normalize._flags import Equivalence, NormalizeFlags, WhitespaceMode
+from sadame.normalize._flags import JS_WHITESPACE, Equivalence, NormalizeFlags, WhitespaceMode
 from sadame.normalize._steps import _WRAPPERS, _WS_SET, _composes_backward, enabled_steps
 
-__all__ = ["BLOCK", "LazyOffsets"]
+__all__ = ["BLOCK", "LazyOffsets", "Region", "splits"]
 
 #: Characters of original text per block, about (the cut is the next safe newline).
 BLOCK = 128
@@ -53,6 +52,7 @@ FULL_AFTER = 0.125
 _MEMO = 8192  # short pieces of the text whose normalization is kept (see piece())
 _MEMO_PIECE = 512
 _SUPPORTED = frozenset({"nfkc", "markdown_strip", "equivalences", "whitespace"})
+_BLOCK_MAPS = 8192  # blocks whose offsets are kept per text (see block_offsets())
 
 
 def _stable(chars: str) -> str:
@@ -75,6 +75,17 @@ def _cut_pattern() -> re.Pattern[str]:
     return re.compile(f"(?<=[{before}])\n(?=[{after}])")
 
 
+#: What the steps after NFKC may write that NFKC did not (the comma rule's 、, the whitespace
+#: rules' space): every other character of a normalized block is a character of its NFKC.
+_WRITTEN = frozenset(" 、")
+#: What a step after NFKC may delete or change outside a link's target (whitespace, Markdown's
+#: marker and delimiter characters, digits of list markers, commas) and what it writes. The
+#: rest of a block's NFKC reaches its normalized text unchanged and in order: an occurrence
+#: holds its needle's *skeleton* (the needle without these) in the blocks' skeletons, whole.
+_LOOSE = re.compile("[" + re.escape(JS_WHITESPACE + "*_~`[]()#>-+.,、") + "0-9]+")
+_SPARSE_UNTIL = 0.5  # share of blocks normalized before the whole text is built instead
+
+
 def _blockwise(flags: NormalizeFlags) -> NormalizeFlags | None:
     """The flags each block is normalized with (``flags`` without the wrapping-quote rule),
     or None when ``flags`` cannot be split at safe newlines."""
@@ -82,6 +93,12 @@ def _blockwise(flags: NormalizeFlags) -> NormalizeFlags | None:
     if not names <= _SUPPORTED or ("whitespace" in names and flags.whitespace is not WhitespaceMode.CJK):
         return None
     return replace(flags, equivalences=flags.equivalences - {Equivalence.WRAPPING_QUOTES})
+
+
+def splits(flags: NormalizeFlags) -> bool:
+    """Whether a text normalized with ``flags`` is cut into blocks (its normalized text
+    then built lazily, block by block)."""
+    return _blockwise(flags) is not None
 
 
 def _may_wrap(first: str, last: str, flags: NormalizeFlags) -> bool:
@@ -95,17 +112,48 @@ def _may_wrap(first: str, last: str, flags: NormalizeFlags) -> bool:
     return head[:1] in _WRAPPERS and tail[-1:] == _WRAPPERS[head[:1]]
 
 
+@dataclass(slots=True)
+class Region:
+    """A run of whole blocks ``lo..hi`` (inclusive) and their normalized text: the slice of
+    the whole normalized text those blocks produce. ``bounds[k]`` is where block ``lo + k``
+    starts in :attr:`text` (``bounds[-1] == len(text)``)."""
+
+    lo: int
+    hi: int
+    text: str
+    bounds: list[int]
+
+
 class LazyOffsets:
     """``normalize_with_offsets(original, flags=flags)``, its offsets computed on demand.
 
-    :attr:`text` is the normalized text (equal to :func:`normalize`'s). :meth:`window`
-    gives the offsets around a normalized range; :meth:`full` the whole text's.
-    Thread-safe: windows are computed outside any lock and cached whole.
+    :attr:`text` is the normalized text (equal to :func:`normalize`'s), built on first use;
+    before that, :meth:`regions` answers "where could this needle be" from the blocks
+    around an anchor character, normalizing only those. :meth:`window` gives the offsets
+    around a normalized range; :meth:`full` the whole text's. Thread-safe: windows are
+    computed outside any lock and cached whole.
     """
 
     __slots__ = (
-        "_block_flags", "_budget", "_full", "_lock", "_memo", "_norm", "_orig", "_positions", "_spent", "_windows", "flags", "original",
-        "text",
+        "_block_flags",
+        "_blocks",
+        "_budget",
+        "_full",
+        "_known",
+        "_lock",
+        "_maps",
+        "_memo",
+        "_nk",
+        "_norm",
+        "_orig",
+        "_positions",
+        "_skel",
+        "_spent",
+        "_text",
+        "_whole",
+        "_windows",
+        "flags",
+        "original",
     )
 
     def __init__(
@@ -126,26 +174,66 @@ class LazyOffsets:
         self._budget = full_after * len(original)
         self._memo: dict[str, str] = {}
         self._positions: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._maps: dict[int, NormalizedText] = {}  # offsets of single blocks (regions, alignment)
+        self._nk: tuple[str, array[int]] | None = None
+        self._whole: Region | None = None
+        self._skel: tuple[str, array[int], list[int]] | None = None
+        self._known = 0  # blocks whose normalized text is known
+        self._text: str | None = None
         block_flags = _blockwise(flags) if full is None else None
         cuts = self._cuts(original, block) if block_flags is not None else []
         if block_flags is None or not cuts or _may_wrap(original[: cuts[0]], original[cuts[-1] :], flags):
             self._block_flags = None
             if full is None:
                 self._full = full = normalize_with_offsets(original, flags=flags)
-            self.text = full.text
+            self._text = full.text
             self._orig = array("I", (0, len(original)))
             self._norm = array("I", (0, len(full.text)))
+            self._blocks: list[str | None] = [full.text]
             return
         self._block_flags = block_flags
-        run = _compiled(block_flags)
-        bounds = [0, *cuts, len(original)]
-        pieces = [run(original[a:b]) for a, b in itertools.pairwise(bounds)]
-        self.text = "".join(pieces)
-        self._orig = array("I", bounds)
-        norm = array("I", (0,))
-        for piece in pieces:
-            norm.append(norm[-1] + len(piece))
-        self._norm = norm
+        self._orig = array("I", [0, *cuts, len(original)])
+        self._norm = array("I")  # filled when the text is built
+        self._blocks = [None] * (len(cuts) + 1)  # each block's normalized text, once known
+
+    @property
+    def text(self) -> str:
+        """The whole normalized text (every block's, joined; built once)."""
+        text = self._text
+        if text is None:
+            run = _compiled(self._block_flags) if self._block_flags is not None else None
+            pieces: list[str] = []
+            for i, known in enumerate(self._blocks):
+                if known is None:
+                    assert run is not None
+                    known = self._blocks[i] = run(self.original[self._orig[i] : self._orig[i + 1]])
+                pieces.append(known)
+            norm = array("I", (0,))
+            for piece in pieces:
+                norm.append(norm[-1] + len(piece))
+            with self._lock:
+                if self._text is None:
+                    self._norm, self._text = norm, "".join(pieces)
+                text = self._text
+        return text
+
+    def sparse(self) -> bool:
+        """Whether :meth:`regions` should answer: cut into blocks, the whole text not built,
+        and fewer than half of the blocks normalized so far (past that, building the whole
+        text costs less than more regions)."""
+        if self._block_flags is None or self._text is not None or self._full is not None:
+            return False
+        return self._known < _SPARSE_UNTIL * len(self._blocks)
+
+    def whole(self) -> Region | None:
+        """The whole text as one region (None when it is not cut into blocks)."""
+        if self._block_flags is None or self._full is not None:
+            return None
+        found = self._whole
+        if found is None:
+            text = self.text
+            found = self._whole = Region(0, len(self._blocks) - 1, text, self._norm.tolist())
+        return found
 
     @staticmethod
     def _cuts(original: str, block: int) -> list[int]:
@@ -193,6 +281,171 @@ class LazyOffsets:
                 self._positions[key] = found
         return found
 
+    # -- before the whole text: blocks around an anchor ---------------------------------
+
+    def block_text(self, i: int) -> str:
+        """Block ``i``'s normalized text (the plain path; kept)."""
+        known = self._blocks[i]
+        if known is None:
+            assert self._block_flags is not None
+            known = self._blocks[i] = normalize(self.original[self._orig[i] : self._orig[i + 1]], flags=self._block_flags)
+            self._known += 1
+        return known
+
+    def block_offsets(self, i: int) -> NormalizedText:
+        """Block ``i`` normalized alone with offsets (relative to the block's start; kept)."""
+        found = self._maps.get(i)
+        if found is None:
+            assert self._block_flags is not None
+            found = normalize_with_offsets(self.original[self._orig[i] : self._orig[i + 1]], flags=self._block_flags)
+            if self._blocks[i] is None:  # its text too: the same as the plain path's
+                self._blocks[i] = found.text
+                self._known += 1
+            if len(self._maps) >= _BLOCK_MAPS:
+                self._maps.clear()
+            self._maps[i] = found
+        return found
+
+    def _nfkc(self) -> tuple[str, array[int]]:
+        """Each block after NFKC alone, joined, and where each block starts in it (built once).
+        NFKC works on chunks and every cut ends one, so this is the whole text's NFKC; a block
+        already in NFKC (most) is copied as it is."""
+        found = self._nk
+        if found is None:
+            bounds, pieces, starts = self._orig, [], array("I", (0,))
+            nfkc, is_normalized = unicodedata.normalize, unicodedata.is_normalized
+            check = self._block_flags is not None and self._block_flags.nfkc
+            for i in range(len(self._blocks)):
+                piece = self.original[bounds[i] : bounds[i + 1]]
+                if check and not is_normalized("NFKC", piece):
+                    piece = nfkc("NFKC", piece)
+                pieces.append(piece)
+                starts.append(starts[-1] + len(piece))
+            found = self._nk = ("".join(pieces), starts)
+        return found
+
+    def _reach(self, block: int, left: int, right: int) -> tuple[int, int]:
+        """The blocks around ``block`` whose normalized texts hold at least ``left``
+        characters before it and ``right`` after it (or up to the text's ends)."""
+        lo, have = block, 0
+        while have < left and lo > 0:
+            lo -= 1
+            have += len(self.block_text(lo))
+        hi, have, last = block, 0, len(self._blocks) - 1
+        while have < right and hi < last:
+            hi += 1
+            have += len(self.block_text(hi))
+        return lo, hi
+
+    def _skeleton(self) -> tuple[str, array[int], list[int]]:
+        """Each block's NFKC without :data:`_LOOSE` characters, joined, where each block
+        starts in it, and the blocks whose NFKC may hold a link (``](``: its target is
+        deleted, so its skeleton is not the normalized text's). Built once."""
+        found = self._skel
+        if found is None:
+            nk, starts = self._nfkc()
+            pieces, bounds, links = [], array("I", (0,)), []
+            for i in range(len(self._blocks)):
+                piece = nk[starts[i] : starts[i + 1]]
+                if "](" in piece:
+                    links.append(i)
+                piece = _LOOSE.sub("", piece)
+                pieces.append(piece)
+                bounds.append(bounds[-1] + len(piece))
+            found = self._skel = ("".join(pieces), bounds, links)
+        return found
+
+    def regions(self, needle: str) -> list[Region] | None:
+        """Runs of whole blocks that hold every occurrence of ``needle`` in :attr:`text`, in
+        order, without building the whole text; None when ``needle`` has no skeleton.
+
+        An occurrence that holds no link target holds the needle's skeleton (see
+        :data:`_LOOSE`) whole in the blocks' skeletons: the blocks of each skeleton match,
+        reached out for the needle's characters before its skeleton's first and after its
+        last, are one candidate. An occurrence around a link block is within that block
+        reached out for the needle's length on each side; such a candidate whose NFKC lacks
+        a character of ``needle`` is left out."""
+        skeleton = _LOOSE.sub("", needle)
+        if not skeleton:
+            return None
+        lead = needle.index(skeleton[0])
+        trail = len(needle) - 1 - needle.rindex(skeleton[-1])
+        text, bounds, links = self._skeleton()
+        spans: list[tuple[int, int]] = []
+        pos = text.find(skeleton)
+        while pos != -1:
+            first = bisect.bisect_right(bounds, pos) - 1
+            self.block_offsets(first)  # a skeleton match is nearly always a hit: its offsets at once
+            last_start = text.rfind(skeleton, pos, bounds[first + 1] + len(skeleton) - 1)
+            final = bisect.bisect_right(bounds, last_start + len(skeleton) - 1) - 1
+            spans.append((self._reach(first, lead, 0)[0], self._reach(final, 0, trail)[1]))
+            pos = text.find(skeleton, bounds[first + 1])
+        if links:
+            spans = sorted(spans + self._link_spans(needle, links))
+        return self._runs(spans)
+
+    def _link_spans(self, needle: str, links: list[int]) -> list[tuple[int, int]]:
+        nk, starts = self._nfkc()
+        chars = sorted(set(needle) - _WRITTEN)
+        spans: list[tuple[int, int]] = []
+        for block in links:
+            reach = self._reach(block, len(needle), len(needle))
+            piece = nk[starts[reach[0]] : starts[reach[1] + 1]]
+            if all(c in piece for c in chars):
+                spans.append(reach)
+        return spans
+
+    def _runs(self, spans: list[tuple[int, int]]) -> list[Region]:
+        """The regions of ``spans`` (sorted block runs), overlapping or touching ones merged."""
+        runs: list[list[int]] = []
+        for lo, hi in spans:
+            if runs and lo <= runs[-1][1] + 1:
+                runs[-1][1] = max(runs[-1][1], hi)
+            else:
+                runs.append([lo, hi])
+        return [self._region(lo, hi) for lo, hi in runs]
+
+    def _region(self, lo: int, hi: int) -> Region:
+        pieces = [self.block_text(i) for i in range(lo, hi + 1)]
+        bounds = [0]
+        for piece in pieces:
+            bounds.append(bounds[-1] + len(piece))
+        return Region(lo, hi, "".join(pieces), bounds)
+
+    def char_span(self, region: Region, index: int) -> tuple[int, int] | None:
+        """The original span of the normalized character at ``index`` of ``region.text``
+        (``-1``: the character before the region, ``len(region.text)``: the one after);
+        None when there is none (the start or the end of the whole text)."""
+        if 0 <= index < len(region.text):
+            k = bisect.bisect_right(region.bounds, index) - 1
+            block = region.lo + k
+            m, j = self.block_offsets(block), index - region.bounds[k]
+        elif index < 0:
+            block = next((b for b in range(region.lo - 1, -1, -1) if self.block_text(b)), -1)
+            if block < 0:
+                return None
+            m = self.block_offsets(block)
+            j = len(m.text) - 1
+        else:
+            block = next((b for b in range(region.hi + 1, len(self._blocks)) if self.block_text(b)), -1)
+            if block < 0:
+                return None
+            m, j = self.block_offsets(block), 0
+        o = self._orig[block]
+        return m.starts[j] + o, m.ends[j] + o
+
+    def shorter_than(self, size: int) -> bool:
+        """Whether :attr:`text` has fewer than ``size`` characters (blocks normalized from
+        the start only until it is known)."""
+        if self._text is not None or self._block_flags is None:
+            return len(self.text) < size
+        have = 0
+        for i in range(len(self._blocks)):
+            have += len(self.block_text(i))
+            if have >= size:
+                return False
+        return True
+
     def has_full(self) -> bool:
         """Whether the whole text's offsets are computed."""
         return self._full is not None
@@ -210,6 +463,7 @@ class LazyOffsets:
         ``n + i``. The whole text's offsets when there is one block."""
         if self._block_flags is None or self._full is not None:
             return self.full(), 0, 0
+        self.text  # noqa: B018 - builds the blocks' normalized starts (self._norm)
         last = len(self._orig) - 2
         first = min(bisect.bisect_right(self._norm, max(start, 0)) - 1, last)
         final = min(bisect.bisect_right(self._norm, max(end - 1, start, 0)) - 1, last)

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from sadame.normalize import NormalizeFlags, normalize, normalize_with_offsets
-from sadame.normalize._blocks import BLOCK, FULL_AFTER, LazyOffsets
+from sadame.normalize._blocks import BLOCK, FULL_AFTER, LazyOffsets, Region, splits
 from sadame.normalize._core import NormalizedText
 from sadame.normalize._presets import resolve_flags
 
@@ -362,7 +362,9 @@ class QuoteVerifier:
         more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole source's
         offsets at once, when a quote first needs the normalized source."""
         listed = list(quotes)
-        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source)
+        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and not splits(
+            resolve_flags(self.preset, None)
+        )
         return [self._verify(q, eager) for q in listed]
 
     # -- searching ----------------------------------------------------------------
@@ -376,9 +378,26 @@ class QuoteVerifier:
             pos = self.source.find(quote, pos + len(quote))
         return spans
 
-    def _norm_hits(self, search: _Search, norm_quote: str, start: int = 0, limit: int | None = None) -> list[_Hit]:
+    def _norm_hits(
+        self, search: _Search, norm_quote: str, start: int = 0, limit: int | None = None, *, sparse: bool = True
+    ) -> list[_Hit]:
+        """The aligned occurrences of ``norm_quote`` from normalized ``start`` on, as a
+        ``str.find`` loop over the whole normalized source finds them. Before the whole
+        text is built (a source never seen), the blocks that can hold it are found from an
+        anchor character (:meth:`LazyOffsets.regions`) and only those are normalized; the
+        hits are the same, in the same order (their normalized positions are then unknown:
+        ``sparse=False`` where a caller needs them)."""
         limit = self.max_spans if limit is None else limit
-        text = self.mapped.text
+        lazy = self.mapped
+        if sparse and start == 0 and lazy.sparse():
+            regions = lazy.regions(norm_quote)
+            if regions is not None:
+                return self._region_hits(search, norm_quote, regions, limit, placed=False)
+        if start == 0:
+            whole = lazy.whole()
+            if whole is not None:
+                return self._region_hits(search, norm_quote, [whole], limit, placed=True)
+        text = lazy.text
         hits: list[_Hit] = []
         unaligned = 0
         pos = text.find(norm_quote, start)
@@ -394,6 +413,37 @@ class QuoteVerifier:
                 pos = text.find(norm_quote, pos + 1)
         return hits
 
+    def _region_hits(
+        self, search: _Search, norm_quote: str, regions: list[Region], limit: int, *, placed: bool
+    ) -> list[_Hit]:
+        """:meth:`_norm_hits`'s loop over the regions, in order (no occurrence crosses one);
+        ``placed``: the one region is the whole text (the hits' positions are then known)."""
+        lazy = self.mapped
+        hits: list[_Hit] = []
+        unaligned = 0
+        for region in regions:
+            text = region.text
+            pos = text.find(norm_quote)
+            while pos != -1 and len(hits) < limit and unaligned < _MAX_UNALIGNED and search.budget > 0:
+                end = pos + len(norm_quote)
+                first, last = lazy.char_span(region, pos), lazy.char_span(region, end - 1)
+                assert first is not None and last is not None
+                prev, after = lazy.char_span(region, pos - 1), lazy.char_span(region, end)
+                span = self._align(
+                    search, first[0], last[1], None if prev is None else prev[1], None if after is None else after[0],
+                    norm_quote,
+                )
+                if span is not None:
+                    hits.append(_Hit(pos, end, span) if placed else _Hit(-1, -1, span))
+                    pos = text.find(norm_quote, end)
+                else:
+                    unaligned += 1
+                    search.unaligned += 1
+                    pos = text.find(norm_quote, pos + 1)
+            if len(hits) >= limit or unaligned >= _MAX_UNALIGNED or search.budget <= 0:
+                break
+        return hits
+
     def _aligned_span(self, search: _Search, start: int, end: int, norm_quote: str) -> Span | None:
         """The smallest original span around normalized ``[start, end)`` that
         normalizes to exactly ``norm_quote``, widened over deleted characters if needed;
@@ -401,11 +451,18 @@ class QuoteVerifier:
         lazy = self.mapped
         w, n, o = lazy.window(start - 1, end + 1)  # the offsets of the hit and its two neighbours
         a_min, b_min = w.original_span(start - n, end - n)
-        a_min, b_min = a_min + o, b_min + o
-        before = w.ends[start - 1 - n] + o if start > 0 else 0
-        after = w.starts[end - n] + o if end < len(lazy.text) else len(self.source)
-        a_max = min(before, a_min) if start > 0 else 0
-        b_max = max(after, b_min) if end < len(lazy.text) else len(self.source)
+        before = w.ends[start - 1 - n] + o if start > 0 else None
+        after = w.starts[end - n] + o if end < len(lazy.text) else None
+        return self._align(search, a_min + o, b_min + o, before, after, norm_quote)
+
+    def _align(
+        self, search: _Search, a_min: int, b_min: int, before: int | None, after: int | None, norm_quote: str
+    ) -> Span | None:
+        """:meth:`_aligned_span` from the hit's original span and the original end of the
+        normalized character before it / start of the one after (None: none there)."""
+        lazy = self.mapped
+        a_max = min(before, a_min) if before is not None else 0
+        b_max = max(after, b_min) if after is not None else len(self.source)
         if search.budget <= 0:
             return None
         search.budget -= b_min - a_min  # the smallest span first (the commonest answer)
@@ -425,7 +482,7 @@ class QuoteVerifier:
             if lazy.piece(a, b) == norm_quote:  # normalize(source[a:b]), kept per source
                 return Span(a, b, self.source[a:b])
         # In context: no character before the hit nor after it came from inside the span.
-        if (start == 0 or before <= a_min) and (end == len(lazy.text) or after >= b_min):
+        if (before is None or before <= a_min) and (after is None or after >= b_min):
             return Span(a_min, b_min, self.source[a_min:b_min])
         return None
 
@@ -459,7 +516,7 @@ class QuoteVerifier:
         found: list[Span] = []
         pos = 0
         for _, norm_part in kept:
-            hits = self._norm_hits(search, norm_part, start=pos, limit=1)
+            hits = self._norm_hits(search, norm_part, start=pos, limit=1, sparse=False)
             if not hits:
                 break
             found.append(hits[0].span)
@@ -524,8 +581,7 @@ class QuoteVerifier:
         )
 
     def _missing(self, search: _Search, quote: str, norm_quote: str, inside_only: bool) -> QuoteResult:
-        text = self.mapped.text
-        if len(norm_quote) > len(text):
+        if self.mapped.shorter_than(len(norm_quote)):
             return self._result(quote, "missing", reason="quote is longer than the source")
         if not self.fuzzy and search.budget > 0 and not inside_only:  # the commonest answer
             return QuoteResult(quote, "missing", False, self.preset, reason="not found, even after normalization")
