@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import platform
 import random
 import sys
@@ -37,7 +38,8 @@ from sadame.quote import verify_quotes
 __all__ = ["build_quotes", "build_source", "main"]
 
 REPO = Path(__file__).resolve().parent.parent
-SEEDS = REPO.parent / "shared" / "seeds"
+# The seed reports; SADAME_SEEDS names them elsewhere (a worktree under /work/wt/<branch>).
+SEEDS = Path(os.environ.get("SADAME_SEEDS", REPO.parent / "shared" / "seeds"))
 TARGET_SPEEDUP = 20.0
 PRESET = "quote"  # the library default since contract version 2 (--preset to change)
 

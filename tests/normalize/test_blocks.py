@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sadame.normalize import PRESETS, normalize, normalize_with_offsets
@@ -20,7 +20,8 @@ SOURCES = sorted([*EVALS.glob("sources/*.md"), *EVALS.glob("hard_sources/*.md")]
 # colons, whitespace, compatibility and combining characters, and CJK characters (the cuts).
 PIECES = st.sampled_from(
     [*"*_`~[]()#>-+.1 \t　ｶﾞアあ漢、。「」『』“”\",:：，,Σﬃ①㈱", "\u0301", "\u3099", "\ufeff", "\u00a0",
-     "- ", "1. ", "**", "> ", "`c`", "[a](b)", "保守性", "ー", "\n", "\n\n", "漢\n字", "。\n- **", "」\n「"]
+     "- ", "1. ", "**", "> ", "`c`", "[a](b)", "保守性", "ー", "\n", "\n\n", "漢\n字", "。\n- **", "」\n「",
+     "［全角］（リンク）", "`[a](b)`", "\U0001f200", "，", "ｶﾞ", "㍿", "2*3*4"]
 )
 TEXTS = st.lists(PIECES, min_size=1, max_size=120).map("".join)
 
@@ -63,3 +64,30 @@ def test_other_presets_and_short_texts_are_one_block() -> None:
     assert len(check_same("漢字\n" * 200, "decoration", 8)._orig) == 2
     assert len(check_same("漢字", "quote", 8)._orig) == 2
     assert len(check_same("漢字\n" * 200, "quote", 8)._orig) > 2
+
+
+CUT_TEXTS = st.lists(TEXTS, min_size=2, max_size=8).map("字\n漢".join)  # a safe cut between each
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=CUT_TEXTS, block=st.integers(min_value=1, max_value=16), at=st.integers(0, 10**6), size=st.integers(1, 12))
+def test_regions_hold_every_occurrence(text: str, block: int, at: int, size: int) -> None:
+    """Before the whole text is built, the regions found from the blocks' skeletons are
+    slices of the normalized text, and every occurrence of the needle lies inside one."""
+    flags = resolve_flags("quote", None)
+    plain = normalize(text, flags=flags)
+    assume(plain)
+    needle = plain[at % len(plain) :][:size]
+    lazy = LazyOffsets(text, flags, block=block)
+    assume(lazy.sparse())
+    regions = lazy.regions(needle)
+    assume(regions is not None)
+    assert regions is not None
+    assert lazy.text == plain  # (built after the regions, to place them)
+    placed = [(lazy._norm[r.lo], lazy._norm[r.lo] + len(r.text)) for r in regions]
+    for r, (a, b) in zip(regions, placed, strict=True):
+        assert plain[a:b] == r.text
+    pos = plain.find(needle)
+    while pos != -1:
+        assert any(a <= pos and pos + len(needle) <= b for a, b in placed), (needle, pos)
+        pos = plain.find(needle, pos + 1)

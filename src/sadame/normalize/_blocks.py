@@ -82,8 +82,21 @@ _WRITTEN = frozenset(" 、")
 #: marker and delimiter characters, digits of list markers, commas) and what it writes. The
 #: rest of a block's NFKC reaches its normalized text unchanged and in order: an occurrence
 #: holds its needle's *skeleton* (the needle without these) in the blocks' skeletons, whole.
-_LOOSE = re.compile("[" + re.escape(JS_WHITESPACE + "*_~`[]()#>-+.,、") + "0-9]+")
+_LOOSE = JS_WHITESPACE + "*_~`[]()#>-+.,、0123456789"
+_LOOSE_BYTES = bytes(c for c in map(ord, _LOOSE) if c < 0x80)
+_LOOSE_WIDE = re.compile("[" + re.escape("".join(c for c in _LOOSE if ord(c) >= 0x80 and c != "、")) + "]")
+_LOOSE_SET = frozenset(_LOOSE)
 _SPARSE_UNTIL = 0.5  # share of blocks normalized before the whole text is built instead
+
+
+def _skeleton_of(text: str) -> str:
+    """``text`` without :data:`_LOOSE` characters (the ASCII ones deleted as bytes of its
+    UTF-8, where an ASCII byte is never part of another character's encoding)."""
+    if "、" in text:
+        text = text.replace("、", "")
+    if _LOOSE_WIDE.search(text) is not None:
+        text = _LOOSE_WIDE.sub("", text)
+    return text.encode("utf-8", "surrogatepass").translate(None, _LOOSE_BYTES).decode("utf-8", "surrogatepass")
 
 
 def _blockwise(flags: NormalizeFlags) -> NormalizeFlags | None:
@@ -147,6 +160,7 @@ class LazyOffsets:
         "_norm",
         "_orig",
         "_positions",
+        "_regions",
         "_skel",
         "_spent",
         "_text",
@@ -179,6 +193,7 @@ class LazyOffsets:
         self._whole: Region | None = None
         self._skel: tuple[str, array[int], list[int]] | None = None
         self._known = 0  # blocks whose normalized text is known
+        self._regions: dict[str, list[Region] | None] = {}  # by needle (a source checked again)
         self._text: str | None = None
         block_flags = _blockwise(flags) if full is None else None
         cuts = self._cuts(original, block) if block_flags is not None else []
@@ -349,9 +364,9 @@ class LazyOffsets:
                 piece = nk[starts[i] : starts[i + 1]]
                 if "](" in piece:
                     links.append(i)
-                piece = _LOOSE.sub("", piece)
-                pieces.append(piece)
-                bounds.append(bounds[-1] + len(piece))
+                skeleton = _skeleton_of(piece)
+                pieces.append(skeleton)
+                bounds.append(bounds[-1] + len(skeleton))
             found = self._skel = ("".join(pieces), bounds, links)
         return found
 
@@ -365,11 +380,21 @@ class LazyOffsets:
         last, are one candidate. An occurrence around a link block is within that block
         reached out for the needle's length on each side; such a candidate whose NFKC lacks
         a character of ``needle`` is left out."""
-        skeleton = _LOOSE.sub("", needle)
-        if not skeleton:
+        found = self._regions.get(needle)
+        if found is None and needle not in self._regions:
+            found = self._find_regions(needle)
+            if len(needle) <= _MEMO_PIECE:
+                if len(self._regions) >= _MEMO:
+                    self._regions.clear()
+                self._regions[needle] = found
+        return found
+
+    def _find_regions(self, needle: str) -> list[Region] | None:
+        kept = [i for i, c in enumerate(needle) if c not in _LOOSE_SET]
+        if not kept:
             return None
-        lead = needle.index(skeleton[0])
-        trail = len(needle) - 1 - needle.rindex(skeleton[-1])
+        skeleton = _skeleton_of(needle)
+        lead, trail = kept[0], len(needle) - 1 - kept[-1]
         text, bounds, links = self._skeleton()
         spans: list[tuple[int, int]] = []
         pos = text.find(skeleton)

@@ -128,6 +128,10 @@ _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (b
 MAX_MAPPED_CHARS = 2_000_000
 _MAX_MAPPED = 16
 _WINDOW_CHARS = 3 * BLOCK  # about the original characters of one hit's window of offsets
+#: Source characters from which a batch of many quotes is searched block by block (regions,
+#: see _norm_hits) rather than with the whole source's offsets at once: on a shorter source
+#: the quotes' hits cover most of it and the whole offsets cost less.
+_SPARSE_FROM = 32_768
 
 
 class _MapCache:
@@ -358,12 +362,12 @@ class QuoteVerifier:
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order.
 
-        Many quotes for the size of the source (their hits' windows of offsets would cover
-        more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole source's
-        offsets at once, when a quote first needs the normalized source."""
+        Many quotes for the size of a short source (their hits' windows of offsets would
+        cover more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole
+        source's offsets at once, when a quote first needs the normalized source."""
         listed = list(quotes)
-        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and not splits(
-            resolve_flags(self.preset, None)
+        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and (
+            len(self.source) < _SPARSE_FROM or not splits(resolve_flags(self.preset, None))
         )
         return [self._verify(q, eager) for q in listed]
 
