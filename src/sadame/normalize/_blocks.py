@@ -268,7 +268,11 @@ class LazyOffsets:
     def piece(self, start: int, end: int) -> str:
         """``normalize(original[start:end], flags=flags)``, kept for short pieces (a caller
         aligning hits normalizes the same few pieces around them again and again)."""
-        text = self.original[start:end]
+        return self.normalized(self.original[start:end])
+
+    def normalized(self, text: str) -> str:
+        """``normalize(text, flags=flags)``, kept for short texts (pieces of the original, and
+        the quotes of a source checked again)."""
         found = self._memo.get(text)
         if found is None:
             found = normalize(text, flags=self.flags)

@@ -142,6 +142,11 @@ class _MapCache:
         self._items: OrderedDict[tuple[NormalizeFlags, str], LazyOffsets] = OrderedDict()
         self._chars = 0
 
+    def peek(self, source: str, flags: NormalizeFlags) -> LazyOffsets | None:
+        """The kept map of ``source``, or None (nothing is built)."""
+        with self._lock:
+            return self._items.get((flags, source))
+
     def get(self, source: str, flags: NormalizeFlags, full: NormalizedText | None, eager: bool) -> LazyOffsets:
         key = (flags, source)  # a str caches its hash: a repeated source costs one comparison
         with self._lock:
@@ -331,7 +336,7 @@ class QuoteVerifier:
             return self._invalid(quote, "empty quote")
         # A kana or kanji survives every step of every preset, so such a quote never
         # normalizes to empty text: when it is a raw substring, it is not normalized at all.
-        norm_quote = None if _SURVIVES.search(quote) else normalize(quote, preset=self.preset)
+        norm_quote = None if _SURVIVES.search(quote) else self._normalize(quote)
         if norm_quote == "":
             if not quote.strip():
                 return self._invalid(quote, "quote is only whitespace")
@@ -346,7 +351,7 @@ class QuoteVerifier:
         if raw:
             return self._found(quote, "exact", raw)
         if norm_quote is None:
-            norm_quote = normalize(quote, preset=self.preset)
+            norm_quote = self._normalize(quote)
         if eager and self._normalized is None:
             self._normalized = source_map(self.source, self.preset, eager=True)
         hits = self._norm_hits(search, norm_quote, limit=self.max_spans + 1)
@@ -359,6 +364,11 @@ class QuoteVerifier:
                 return split
         return self._missing(search, quote, norm_quote, inside_only)
 
+    def _normalize(self, quote: str) -> str:
+        """``quote`` normalized with :attr:`preset` (kept with the source's map, if any)."""
+        lazy = self._normalized
+        return normalize(quote, preset=self.preset) if lazy is None else lazy.normalized(quote)
+
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order.
 
@@ -366,6 +376,8 @@ class QuoteVerifier:
         cover more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole
         source's offsets at once, when a quote first needs the normalized source."""
         listed = list(quotes)
+        if self._normalized is None:  # a source checked again: its kept map, without building one
+            self._normalized = _maps.peek(self.source, resolve_flags(self.preset, None))
         eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and (
             len(self.source) < _SPARSE_FROM or not splits(resolve_flags(self.preset, None))
         )
