@@ -229,6 +229,8 @@ class LazyOffsets:
             with self._lock:
                 if self._text is None:
                     self._norm, self._text = norm, "".join(pieces)
+                    self._nk = self._skel = None  # only regions() read them: not kept past here
+                    self._regions = {}
                 text = self._text
         return text
 
