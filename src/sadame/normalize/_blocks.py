@@ -51,6 +51,8 @@ _WINDOW_CACHE = 512  # windows of offsets kept per text (repeated lookups in one
 FULL_AFTER = 0.125
 _MEMO = 8192  # short pieces of the text whose normalization is kept (see piece())
 _MEMO_PIECE = 512
+_MEMO_REGION = 4096  # normalized characters of a needle's regions kept (a few blocks)
+_MEMO_REGIONS = 1 << 20  # and of all needles' regions kept per text
 _SUPPORTED = frozenset({"nfkc", "markdown_strip", "equivalences", "whitespace"})
 _BLOCK_MAPS = 8192  # blocks whose offsets are kept per text (see block_offsets())
 
@@ -161,6 +163,7 @@ class LazyOffsets:
         "_orig",
         "_positions",
         "_regions",
+        "_regions_size",
         "_skel",
         "_spent",
         "_text",
@@ -194,6 +197,7 @@ class LazyOffsets:
         self._skel: tuple[str, array[int], list[int]] | None = None
         self._known = 0  # blocks whose normalized text is known
         self._regions: dict[str, list[Region] | None] = {}  # by needle (a source checked again)
+        self._regions_size = 0
         self._text: str | None = None
         block_flags = _blockwise(flags) if full is None else None
         cuts = self._cuts(original, block) if block_flags is not None else []
@@ -230,7 +234,7 @@ class LazyOffsets:
                 if self._text is None:
                     self._norm, self._text = norm, "".join(pieces)
                     self._nk = self._skel = None  # only regions() read them: not kept past here
-                    self._regions = {}
+                    self._regions, self._regions_size = {}, 0
                 text = self._text
         return text
 
@@ -389,10 +393,13 @@ class LazyOffsets:
         found = self._regions.get(needle)
         if found is None and needle not in self._regions:
             found = self._find_regions(needle)
-            if len(needle) <= _MEMO_PIECE:
-                if len(self._regions) >= _MEMO:
+            size = sum(len(r.text) for r in found or ())
+            if len(needle) <= _MEMO_PIECE and size <= _MEMO_REGION:  # (bounds what the memo holds)
+                if len(self._regions) >= _MEMO or self._regions_size > _MEMO_REGIONS:
                     self._regions.clear()
+                    self._regions_size = 0
                 self._regions[needle] = found
+                self._regions_size += size
         return found
 
     def _find_regions(self, needle: str) -> list[Region] | None:
