@@ -18,10 +18,13 @@ import random
 import statistics
 import sys
 import tempfile
+import time
+from datetime import datetime, timedelta
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from ingest_vs_simple import PER_SESSION, SimplePostgresTracker, SimpleTracker, _plan, _sadame, _simple
+from ingest_vs_simple import PER_SESSION, USERS, SimplePostgresTracker, SimpleTracker, _plan, _sadame, _simple
+from sadame.db import upgrade
 from sadame.track import Tracker
 from sadame.track._similar import similar_issues_scan
 from sadame.track._views import TrackerConfig
@@ -29,6 +32,8 @@ from track import temporary_postgres
 from track_similar import _cpu_ms, _fill, _texts
 
 Row = tuple[str, str, str, str, str, str]
+#: Sessions per transaction of the bulk rows (what ``sadame track ingest --jsonl`` uses by default).
+BATCH = 100
 
 
 def _ingest_row(name: str, sessions: int, ours: tuple[float, float], simple: tuple[float, float], simple_name: str,
@@ -44,16 +49,45 @@ def _ingest_row(name: str, sessions: int, ours: tuple[float, float], simple: tup
             "PASS" if rate >= target else "MISS")
 
 
+def _bulk(url: str, plan: list[tuple[str, str, list[str], datetime]], run: int) -> tuple[float, float]:
+    """``Tracker.ingest_many`` of the plan, :data:`BATCH` sessions a transaction (warmed as ``_time``)."""
+    upgrade(url)
+    with Tracker(url, tenant="bench", upgrade=False) as tracker:
+        warm = [{"user_id": u, "session_id": f"warm-{s}", "insights": i, "at": a - timedelta(days=1)}
+                for u, s, i, a in _plan(USERS, 20 + run)]
+        stream = [{"user_id": u, "session_id": s, "insights": i, "at": a} for u, s, i, a in plan]
+        for _ in tracker.ingest_many(warm, batch=BATCH):
+            pass
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in tracker.ingest_many(stream, batch=BATCH):
+            pass
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _bulk_row(name: str, sessions: int, ours: tuple[float, float], simple: tuple[float, float],
+              simple_name: str) -> Row:
+    insights = sessions * PER_SESSION
+    (ours_wall, ours_cpu), (simple_wall, simple_cpu) = ours, simple
+    return (f"bulk ingest_many, {BATCH} sessions a transaction ({name}; not the per-session figure)",
+            f"{insights / ours_cpu:,.0f} insights/CPU-s, {insights / ours_wall:,.0f}/s wall",
+            f"{insights / simple_cpu:,.0f}/CPU-s, {insights / simple_wall:,.0f}/s wall ({simple_name}, per session)",
+            f"{ours_cpu / simple_cpu:.1f}x the CPU", "reported", "-")
+
+
 def ingest_rows(sessions: int = 400, postgres: bool = True) -> list[Row]:
     with tempfile.TemporaryDirectory() as tmp:
         ours = _sadame(f"sqlite:///{tmp}/sadame.db", _plan(sessions, 0), 0)
         simple = _simple(SimpleTracker(f"{tmp}/simple.db"), _plan(sessions, 1), 1)
-    rows = [_ingest_row("SQLite", sessions, ours, simple, "40-line sqlite3 tracker", 10_000, wall=False)]
+        bulk = _bulk(f"sqlite:///{tmp}/bulk.db", _plan(sessions, 4), 4)
+    rows = [_ingest_row("SQLite", sessions, ours, simple, "40-line sqlite3 tracker", 10_000, wall=False),
+            _bulk_row("SQLite", sessions, bulk, simple, "40-line sqlite3 tracker")]
     if postgres:
         with temporary_postgres() as url:
             ours = _sadame(url, _plan(sessions, 2), 2)
             simple = _simple(SimplePostgresTracker(url), _plan(sessions, 3), 3)
-        rows.append(_ingest_row("PostgreSQL", sessions, ours, simple, "the same in psycopg", 3_000, wall=True))
+            bulk = _bulk(url, _plan(sessions, 5), 5)
+        rows += [_ingest_row("PostgreSQL", sessions, ours, simple, "the same in psycopg", 3_000, wall=True),
+                 _bulk_row("PostgreSQL", sessions, bulk, simple, "the same in psycopg")]
     return rows
 
 
