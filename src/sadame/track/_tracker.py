@@ -14,6 +14,7 @@ Unique constraints (session, issue id, key) are the backstop, and a failed trans
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
@@ -58,6 +59,9 @@ T = TypeVar("T")
 #: The tenant's active ruleset row's identity, read in every write (built once: building a
 #: statement costs more than running it on SQLite).
 _SELECT_ACTIVE = "SELECT version, created_at FROM track_rulesets WHERE tenant_id = ? AND active = 1"
+_SELECT_CONTENT = "SELECT content FROM track_rulesets WHERE tenant_id = ? AND version = ?"
+_INSERT_RULESET = ("INSERT INTO track_rulesets (tenant_id, version, name, active, content, created_at) "
+                   "VALUES (?, ?, ?, 1, ?, ?)")
 
 
 #: One parsed session of a stream: user, session, findings, time (ISO 8601 UTC).
@@ -168,34 +172,37 @@ class Tracker:
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
         default cannot silently change keys (migrate changes it).
         """
-        active = RawCursor(conn).first(_SELECT_ACTIVE, (self.tenant,))
+        raw = RawCursor(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
+        active = raw.first(_SELECT_ACTIVE, (self.tenant,))
         if active is None:
             stamp = to_iso(None)
-            conn.execute(insert(RULESETS).values(
-                tenant_id=self.tenant, version=self.ruleset.version, name=self.ruleset.name, active=1,
-                content=json.dumps(self.ruleset.to_dict(), ensure_ascii=False), created_at=stamp))
+            raw.execute(_INSERT_RULESET, (self.tenant, self.ruleset.version, self.ruleset.name,
+                                          json.dumps(self.ruleset.to_dict(), ensure_ascii=False), stamp))
             self._active = (self.ruleset.version, stamp)
         elif (active[0], active[1]) != self._active:
             if not self._explicit:
-                content = conn.execute(select(RULESETS.c.content).where(
-                    RULESETS.c.tenant_id == self.tenant, RULESETS.c.version == active[0])).scalar_one()
+                content = raw.first(_SELECT_CONTENT, (self.tenant, active[0]))[0]
                 self.ruleset = parse_ruleset(json.loads(content), source="stored")
             self._active = (active[0], active[1])
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
 
-    def _write(self, users: Sequence[str], fn: Callable[[Connection], T]) -> T:
-        """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts."""
+    def _write(self, users: Sequence[str], fn: Callable[[Connection], T], *, pipeline: bool = False) -> T:
+        """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts.
+        ``pipeline``: on PostgreSQL in psycopg's pipeline mode (see ``RawCursor.pipeline``; for
+        ingest, whose statements run on the driver's cursor)."""
         attempts = self.config.retries
         for attempt in range(attempts):
             try:
                 with self.engine.begin() as conn:
-                    if not self.is_sqlite:
-                        raw = RawCursor(conn)
+                    if self.is_sqlite:
+                        return fn(conn)
+                    raw = RawCursor(conn)
+                    with raw.pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
-                    return fn(conn)
+                        return fn(conn)
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):
                     first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
@@ -237,7 +244,7 @@ class Tracker:
         user = check_name(user_id, "user_id")
         session = check_name(session_id, "session_id")
         parsed: _Parsed = (user, session, parse_insights(insights), to_iso(at))
-        return self._write([user], lambda conn: self._run_sessions(conn, [parsed])[0])
+        return self._write([user], lambda conn: self._run_sessions(conn, [parsed])[0], pipeline=True)
 
     def _run_one(self, parsed: _Parsed, conn: Connection) -> SessionReport:
         return self._run_sessions(conn, [parsed])[0]
@@ -288,13 +295,13 @@ class Tracker:
         if len(pending) > 1:
             try:
                 yield from self._write([p[0] for _, p in pending],
-                                       lambda conn: self._run_sessions(conn, [p for _, p in pending]))
+                                       lambda conn: self._run_sessions(conn, [p for _, p in pending]), pipeline=True)
                 return
             except SessionConflict:
                 pass  # rolled back: one session a transaction, to store those before the conflict
         for n, parsed in pending:
             try:
-                yield self._write([parsed[0]], functools.partial(self._run_one, parsed))
+                yield self._write([parsed[0]], functools.partial(self._run_one, parsed), pipeline=True)
             except SessionConflict as exc:
                 raise SessionConflict(f"session {n}: {exc}") from None
 
