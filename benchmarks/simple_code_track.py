@@ -52,7 +52,7 @@ def _ingest_row(name: str, sessions: int, ours: tuple[float, float], simple: tup
 def _bulk(url: str, plan: list[tuple[str, str, list[str], datetime]], run: int) -> tuple[float, float]:
     """``Tracker.ingest_many`` of the plan, :data:`BATCH` sessions a transaction (warmed as ``_time``)."""
     upgrade(url)
-    with Tracker(url, tenant="bench", upgrade=False) as tracker:
+    with Tracker(url, tenant="bulk", upgrade=False) as tracker:  # its own tenant: the database may be shared
         warm = [{"user_id": u, "session_id": f"warm-{s}", "insights": i, "at": a - timedelta(days=1)}
                 for u, s, i, a in _plan(USERS, 20 + run)]
         stream = [{"user_id": u, "session_id": s, "insights": i, "at": a} for u, s, i, a in plan]
