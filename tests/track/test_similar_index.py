@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sadame.track import Tracker
-from sadame.track._similar import similar_issues_scan
+from sadame.track._similar import _Profiler, _ranked, _raw_score, similar_issues_scan, similarity
 from sadame.track._similar_index import UserIndex
 from sadame.track._views import TrackerConfig
 
@@ -55,3 +56,19 @@ def test_candidates_are_the_sorted_nominations_cut_at_the_limit(postings: dict[s
     shared.pop("i00", None)
     expected = [iid for iid, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
     assert index.candidates(query, "i00", limit) == expected
+
+
+@given(st.dictionaries(st.sampled_from([f"i{n:02d}" for n in range(40)]),
+                       st.one_of(st.floats(0, 1.2), st.sampled_from([0.0, 0.00004, 0.00005, 0.12345, 0.12355, 1.0])),
+                       max_size=40))
+def test_ranking_by_raw_sums_is_the_sort_by_rounded_score(raw: dict[str, float]) -> None:
+    rounded = {o: round(min(1.0, v), 4) for o, v in raw.items()}
+    expected = sorted(((o, sc) for o, sc in rounded.items() if sc > 0), key=lambda p: (-p[1], p[0]))
+    assert list(_ranked(raw)) == expected
+
+
+def test_a_profile_at_hand_scores_what_similarity_scores() -> None:
+    texts = _history(30, seed=5)
+    for a, b in itertools.combinations(texts, 2):
+        pa, pb = _Profiler()([a]), _Profiler()([b])
+        assert round(min(1.0, _raw_score(pa[1], pb[1])), 4) == similarity([a], [b])

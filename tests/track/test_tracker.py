@@ -11,11 +11,11 @@ import pytest
 
 from sadame.track import IllegalTransition, IssueNotFound, StaticMatcher, Tracker, issue_id
 from sadame.track import _transaction as tracker_module
-from sadame.track._errors import InvalidInsight
+from sadame.track._errors import InvalidInsight, SessionConflict
 from sadame.track._lifecycle import rebuild
 from sadame.track._matching import MatchCandidate, MatchResult
 from sadame.track._views import TrackerConfig
-from tests.track._helpers import tracker
+from tests.track._helpers import snapshot, tracker
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -274,3 +274,42 @@ def test_public_names_are_exported() -> None:
     for name in ("Tracker", "IssueMatcher", "StaticMatcher", "load_ruleset", "default_ruleset", "issue_key", "issue_id", "is_positive",
                  "TrackError", "IssueNotFound", "IllegalTransition"):
         assert name in track.__all__, name
+
+
+def _stream(sessions: int) -> list[dict[str, object]]:
+    texts = ["踏み込みが弱い", "集中が切れる", "握力が足りない", "姿勢が崩れる", "語尾が曖昧"]
+    return [{"user_id": f"u{n % 4}", "session_id": f"s{n // 4}",
+             "insights": [texts[n % 5], texts[(n // 2) % 5], f"新しい指摘{n}", {"text": texts[(n + 2) % 5],
+                                                                          "confidence": 0.9}],
+             "at": f"2026-02-{1 + n // 4:02d}T09:00:00+00:00"} for n in range(sessions)]
+
+
+def test_batched_ingest_stores_what_one_session_a_transaction_stores(db_url: str) -> None:
+    lines = _stream(26)
+    lines.insert(9, dict(lines[3]))  # a session given twice in the stream: replayed inside its batch
+    one, many = tracker(db_url, tenant="one"), tracker(db_url, tenant="many")
+    first = [r.to_dict() for r in one.ingest_many(lines)]
+    batched = [r.to_dict() for r in many.ingest_many(lines, batch=7)]
+    assert first == batched and [r["replayed"] for r in batched].count(True) == 1
+    assert [snapshot(one, f"u{n}") for n in range(4)] == [snapshot(many, f"u{n}") for n in range(4)]
+    assert [r.to_dict() for r in many.ingest_many(lines, batch=100)] == [{**r, "replayed": True} for r in batched]
+    one.close()
+    many.close()
+
+
+def test_a_conflict_or_a_bad_session_in_a_batch_keeps_the_sessions_before_it(db_url: str) -> None:
+    t = tracker(db_url)
+    t.ingest("u1", "s1", ["集中が切れる"])
+    lines: list[object] = [{"user_id": "u2", "session_id": "a", "insights": ["集中が切れる"]},
+                           {"user_id": "u1", "session_id": "s1", "insights": ["別の指摘"]},
+                           {"user_id": "u3", "session_id": "b", "insights": ["集中が切れる"]}]
+    seen = []
+    with pytest.raises(SessionConflict, match="session 2: session 's1'"):
+        for report in t.ingest_many(lines, batch=10):
+            seen.append(report.session_id)
+    assert seen == ["a"] and t.users() == ["u1", "u2"]  # the batch was rolled back, then "a" stored alone
+    with pytest.raises(InvalidInsight, match="session 2: insights"):
+        list(t.ingest_many([{"user_id": "u4", "session_id": "c", "insights": []},
+                            {"user_id": "u5", "session_id": "d", "insights": "text"}], batch=10))
+    assert t.users() == ["u1", "u2", "u4"]
+    t.close()

@@ -89,17 +89,19 @@ def track() -> None:
 @click.option("--user", "user", default=None, help="User whose findings these are.")
 @click.option("--jsonl", is_flag=True,
               help='SOURCE holds many sessions, one JSON object a line: {"user_id", "session_id", "insights", "at"?}.')
+@click.option("--batch", type=click.IntRange(1, 10_000), default=100, show_default=True,
+              help="With --jsonl: sessions per transaction (1: one commit per session).")
 @_JSON
 @_common
 def ingest(source: Any, session: str | None, at: str | None, ruleset: str | None, user: str | None, jsonl: bool,
-           as_json: bool, db: str | None, tenant: str) -> None:
+           batch: int, as_json: bool, db: str | None, tenant: str) -> None:
     """Ingest one session: SOURCE is a JSON list of strings or {text, confidence?, kind?} ('-' = stdin).
-    With --jsonl, SOURCE is a stream of sessions (back-filling history); each is its own transaction
-    and a rerun replays what was stored."""
+    With --jsonl, SOURCE is a stream of sessions (back-filling history), --batch of them per
+    transaction; what the progress bar counted is stored, and a rerun replays it."""
     if jsonl:
         if user or session or at:
             raise click.ClickException("--jsonl takes user_id, session_id and at from each line, not options")
-        _ingest_stream(source, ruleset, as_json, db, tenant)
+        _ingest_stream(source, ruleset, batch, as_json, db, tenant)
         return
     if not user or not session:
         raise click.ClickException("--user and --session are required (or give --jsonl)")
@@ -161,7 +163,7 @@ def _stream_lines(source: Any) -> Iterator[dict[str, Any]]:
         raise click.ClickException(f"{source.name}: not UTF-8 (byte {exc.start} of a line)") from None
 
 
-def _ingest_stream(source: Any, ruleset: str | None, as_json: bool, db: str | None, tenant: str) -> None:
+def _ingest_stream(source: Any, ruleset: str | None, batch: int, as_json: bool, db: str | None, tenant: str) -> None:
     totals = {"sessions": 0, "replayed": 0, "new": 0}
     tracker = _tracker(db, tenant, ruleset)
     sized = source.seekable() if hasattr(source, "seekable") else False
@@ -169,7 +171,7 @@ def _ingest_stream(source: Any, ruleset: str | None, as_json: bool, db: str | No
     if sized:
         length = sum(1 for line in source if line.strip())
         source.seek(0)
-    reports = tracker.ingest_many(_stream_lines(source))
+    reports = tracker.ingest_many(_stream_lines(source), batch=batch)
     with click.progressbar(reports, length=length, label="sessions", file=sys.stderr,
                            show_pos=True, show_eta=length is not None) as bar:
         for report in bar:

@@ -15,7 +15,8 @@ errors, exactly as ``Connection.execute`` raises them, so callers' retries still
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import Connection
@@ -74,12 +75,36 @@ class RawCursor:
     def rows(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> list[Any]:
         """All rows (tuples) of a select."""
         self.execute(sql, params, values)
-        return list(self.cursor.fetchall())
+        try:  # in a pipeline the server's answer (an error too) arrives with the fetch
+            return list(self.cursor.fetchall())
+        except self._error as exc:
+            self._raise(exc, sql, params, False)
+            raise  # pragma: no cover - _raise always raises
 
     def first(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """The first row of a select, or None."""
         self.execute(sql, params)
-        return self.cursor.fetchone()
+        try:
+            return self.cursor.fetchone()
+        except self._error as exc:
+            self._raise(exc, sql, params, False)
+            raise  # pragma: no cover - _raise always raises
+
+    @contextlib.contextmanager
+    def pipeline(self) -> Iterator[None]:
+        """On PostgreSQL, psycopg's pipeline mode for the block: a statement whose result is not
+        fetched is sent without waiting for the server, so the advisory lock travels with the
+        first read and a session's writes with one another (a round trip each before). The
+        server's errors are raised as :meth:`execute` raises them, at the fetch or at the end of
+        the block. On SQLite nothing changes."""
+        if not self.postgres:
+            yield
+            return
+        try:
+            with self.cursor.connection.pipeline():
+                yield
+        except self._error as exc:
+            self._raise(exc, "(pipeline)", None, True)
 
     def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """One ``executemany`` of ``sql`` over ``rows`` (one pipelined batch on psycopg)."""

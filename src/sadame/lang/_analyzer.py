@@ -6,6 +6,7 @@ per thread, because a Sudachi tokenizer keeps per-call state).
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 import tracemalloc
@@ -194,7 +195,21 @@ def analyze(text: str) -> tuple[Token, ...]:
         raise ValueError(f"text too long to analyze: {len(text)} characters (limit {MAX_ANALYZE_CHARS})")
     if not text:
         return ()
+    if len(text) <= _CACHED_CHARS:
+        return _analyze_short(text)
     return _get().tokenize(text)
+
+
+#: Texts up to this long are analyzed once per process while they stay among the last
+#: :data:`_CACHED_TEXTS` (a tracker finding is read by several checks: its meaning, a return cue,
+#: its key's subject, each of which used to run the analyzer on the same text again).
+_CACHED_CHARS = 300
+_CACHED_TEXTS = 4096
+
+
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
+def _analyze_short(text: str) -> tuple[Token, ...]:
+    return _get().tokenize(text)  # tokens are frozen: one tuple can be handed to every caller
 
 
 def analyzer_info() -> AnalyzerInfo:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from sadame.db._raw import RawCursor
 from sadame.lang._change import has_return_cue
@@ -36,7 +36,7 @@ from sadame.track._ruleset import (
     issue_tokens,
     normalize_issue_text,
 )
-from sadame.track._transaction import ISSUE_COLUMNS, ISSUES, Transaction
+from sadame.track._transaction import ISSUE_COLUMNS, Transaction
 from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, TransitionEntry
 
 __all__ = [
@@ -76,6 +76,8 @@ SELECT_KEYS = f"SELECT key_digest, issue_id, kind FROM track_keys WHERE {_WHERE}
 SELECT_DUE = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHERE} AND merged_into IS NULL "
               f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= ?) "
               f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= ?)) ORDER BY clock_seq, id")
+# every unmerged issue, for the matcher and the improvement/return cues (not run without them)
+SELECT_POOL = f"SELECT issue_id, title, key, status FROM track_issues WHERE {_WHERE} AND merged_into IS NULL ORDER BY id"
 _DETECTION_COLUMNS = ("tenant_id", "user_id", "session_id", "seq", "position", "text", "kind", "confidence", "key",
                       "issue_id", "tier", "link_confidence", "outcome", "at")
 INSERT_DETECTION = (f"INSERT INTO track_detections ({', '.join(_DETECTION_COLUMNS)}) "
@@ -230,9 +232,7 @@ def start(tx: Transaction, session: str, settings: IngestSettings) -> IngestRun:
 def _semantic_pool(run: IngestRun) -> list[MatchCandidate]:
     tx = run.tx
     if run.candidates is None:
-        run.candidates = [MatchCandidate(r[0], r[1], r[2], r[3]) for r in tx.conn.execute(
-            select(ISSUES.c.issue_id, ISSUES.c.title, ISSUES.c.key, ISSUES.c.status)
-            .where(tx.scope(ISSUES), ISSUES.c.merged_into.is_(None)).order_by(ISSUES.c.id))]
+        run.candidates = [MatchCandidate(r[0], r[1], r[2], r[3]) for r in tx.raw.rows(SELECT_POOL, tx.scope_args)]
     fresh = [MatchCandidate(i, tx.issues[i]["title"], tx.issues[i]["key"], tx.issues[i]["status"])
              for i in sorted(tx.new_ids)]
     return run.candidates + fresh

@@ -11,7 +11,8 @@ up to a few of its detection texts. Nothing here writes.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -22,7 +23,7 @@ from sadame.normalize import normalize
 from sadame.track._hints import hinted_issues
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._ruleset import Ruleset, finding_kind
-from sadame.track._similar_index import Profiler, user_index
+from sadame.track._similar_index import Profiler, Sets, user_index
 from sadame.track._transaction import DETECTIONS, ISSUES
 
 __all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similar_issues_scan",
@@ -191,8 +192,41 @@ def _features(texts: list[str]) -> frozenset[str]:
 
 
 class _Profiler(Profiler):
-    def __call__(self, texts: list[str]) -> frozenset[str]:
-        return _features(texts)
+    def __call__(self, texts: list[str]) -> tuple[frozenset[str], Sets]:
+        p = _profile(texts)
+        return _features(texts), (p.lemmas, p.readings, p.bigrams)
+
+
+def _raw_score(a: Sets, b: Sets) -> float:
+    """:func:`similarity` of two profiles already at hand, before its ``round(min(1, ...), 4)``:
+    :func:`_overlap` written out three times (the same arithmetic in the same order, so the same
+    floats), one call per candidate."""
+    (la, ra, ba), (lb, rb, bb) = a, b
+    s, x, y = (len(la & lb), len(la), len(lb)) if la and lb else (0, 0, 0)
+    lemma = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
+    s, x, y = (len(ra & rb), len(ra), len(rb)) if ra and rb else (0, 0, 0)
+    reading = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
+    s, x, y = (len(ba & bb), len(ba), len(bb)) if ba and bb else (0, 0, 0)
+    bigram = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
+    return _WEIGHTS[0] * lemma + _WEIGHTS[1] * reading + _WEIGHTS[2] * bigram
+
+
+def _ranked(raw: dict[str, float]) -> Iterator[tuple[str, float]]:
+    """``(issue, score)`` by score (rounded as :func:`similarity` rounds), best first, ties by id,
+    only scores above 0. Rounding is the dearest part of a score and monotone, so the candidates
+    are ordered by the raw sum and each is rounded only when the caller gets that far (most
+    queries read the first few): equal rounded scores are neighbours in that order."""
+    group: list[str] = []
+    current = 0.0
+    for o in sorted(raw, key=raw.__getitem__, reverse=True):
+        score = round(min(1.0, raw[o]), 4)
+        if score <= 0:
+            break
+        if score != current:
+            yield from ((g, current) for g in sorted(group))
+            group, current = [], score
+        group.append(o)
+    yield from ((g, current) for g in sorted(group))
 
 
 def _live(conn: Connection, tenant: str, user: str, ids: list[str]) -> dict[str, str]:
@@ -205,6 +239,14 @@ def _live(conn: Connection, tenant: str, user: str, ids: list[str]) -> dict[str,
             i.c.tenant_id == tenant, i.c.user_id == user, i.c.issue_id.in_(ids[start : start + 500])))
             if r[2] is None)
     return out
+
+
+def _chunks(ranked: Iterator[tuple[str, float]], first: int) -> Iterator[list[tuple[str, float]]]:
+    """``ranked`` in chunks whose statuses are read together: ``first``, then 80 at a time."""
+    size = first
+    while chunk := list(itertools.islice(ranked, size)):
+        yield chunk
+        size = 4 * _MATCHER_POOL
 
 
 def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit: int = 5,
@@ -223,31 +265,41 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
         title = str(conn.execute(select(ISSUES.c.title).where(
             ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user, ISSUES.c.issue_id == iid)).scalar() or "")
     mine = [title, *index.texts.get(iid, [])]
+    features, sets = index.features.get(iid), index.sets.get(iid)
+    if features is None or sets is None:
+        features, sets = _Profiler()(mine)
     polarity = _polarity(title, ruleset)
-    scores = {o: similarity(mine, [index.titles[o], *index.texts.get(o, [])])
-              for o in index.candidates(_features(mine), iid)}
-    ranked = sorted((o for o, sc in scores.items() if sc > 0), key=lambda o: (-scores[o], o))
-    if matcher is not None and len(ranked) < _MATCHER_POOL:  # the matcher sees recent issues too
-        ranked += [o for o in reversed(index.titles) if o != iid and o not in scores][: _MATCHER_POOL - len(ranked)]
+    raw = {o: _raw_score(sets, index.sets[o]) for o in index.candidates(features, iid)}
+    ranked: Iterable[tuple[str, float]] = _ranked(raw)
+    if matcher is not None:
+        ranked = list(ranked)
+        if len(ranked) < _MATCHER_POOL:  # the matcher sees recent issues too
+            ranked += [(o, 0.0) for o in reversed(index.titles) if o != iid and o not in raw][
+                : _MATCHER_POOL - len(ranked)]
+    key = index.keys.get(iid)
+    hinted = [h for h in hinted_issues(conn, tenant, user, key) if h != iid] if key else []
+    # Without a matcher or hints only the first ``limit`` suggestions are shown, so the statuses of
+    # a few more than that are read first (most are live); a hinted issue shows its score when it
+    # is among the first 80, so then the chunks stay as they were.
+    first = 4 * _MATCHER_POOL if matcher is not None or hinted else 2 * limit
+    wanted = max(limit, _MATCHER_POOL if matcher is not None else limit)
     out: list[SimilarIssue] = []
-    for start in range(0, len(ranked), 4 * _MATCHER_POOL):
-        chunk = ranked[start : start + 4 * _MATCHER_POOL]
-        status = _live(conn, tenant, user, chunk)
-        out += [SimilarIssue(o, index.titles[o], status[o], scores.get(o, 0.0)) for o in chunk
+    for chunk in _chunks(iter(ranked), first):
+        status = _live(conn, tenant, user, [o for o, _ in chunk])
+        out += [SimilarIssue(o, index.titles[o], status[o], score) for o, score in chunk
                 if o in status and _polarity(index.titles[o], ruleset) == polarity]
-        if len(out) >= max(limit, _MATCHER_POOL if matcher is not None else limit):
+        if len(out) >= wanted:
             break
     if matcher is not None:
         out = _ask_matcher(out, index.keys, title, matcher, timeout)
         out = sorted((s for s in out if s.score > 0), key=lambda s: (-s.score, s.issue_id))
-    out = _with_hints(conn, tenant, user, iid, index.keys.get(iid), out, index.titles)
+    out = _with_hints(conn, tenant, user, hinted, out, index.titles)
     return [_offer(s, detection_match) for s in out[:limit]]
 
 
-def _with_hints(conn: Connection, tenant: str, user: str, iid: str, key: str | None, out: list[SimilarIssue],
+def _with_hints(conn: Connection, tenant: str, user: str, hinted: list[str], out: list[SimilarIssue],
                 titles: dict[str, str]) -> list[SimilarIssue]:
     """Issues whose keys a person merged with this one's (any user of the tenant) come first."""
-    hinted = [h for h in hinted_issues(conn, tenant, user, key) if h != iid] if key else []
     if not hinted:
         return out
     status = _live(conn, tenant, user, hinted)

@@ -14,6 +14,9 @@ Unique constraints (session, issue id, key) are the backstop, and a failed trans
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import itertools
 import json
 import random
 import time
@@ -21,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sadame.db import DatabaseUnavailable, make_engine, resolve_url
@@ -30,7 +33,7 @@ from sadame.db._raw import RawCursor
 from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._hints import record_merge_hints
-from sadame.track._ingest import IngestSettings, ingest_session, parse_insights, replay
+from sadame.track._ingest import IngestSettings, Insight, ingest_session, parse_insights, replay
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
 from sadame.track._merge import merge_into, migrate_tenant, set_active_ruleset, unmerge_issue
@@ -56,6 +59,31 @@ T = TypeVar("T")
 #: The tenant's active ruleset row's identity, read in every write (built once: building a
 #: statement costs more than running it on SQLite).
 _SELECT_ACTIVE = "SELECT version, created_at FROM track_rulesets WHERE tenant_id = ? AND active = 1"
+_SELECT_CONTENT = "SELECT content FROM track_rulesets WHERE tenant_id = ? AND version = ?"
+_INSERT_RULESET = ("INSERT INTO track_rulesets (tenant_id, version, name, active, content, created_at) "
+                   "VALUES (?, ?, ?, 1, ?, ?)")
+
+
+#: One parsed session of a stream: user, session, findings, time (ISO 8601 UTC).
+_Parsed = tuple[str, str, list[Insight], str]
+
+
+def _parse_session(n: int, item: object) -> _Parsed:
+    """Session ``n`` of an ``ingest_many`` stream, checked (errors name it)."""
+    if not isinstance(item, Mapping) or not {"user_id", "session_id", "insights"} <= set(item):
+        raise InvalidInsight(f"session {n}: needs user_id, session_id and insights")
+    at = item.get("at")
+    try:
+        if isinstance(at, str):
+            text_at = at
+            try:
+                at = datetime.fromisoformat(text_at)
+            except ValueError:
+                raise InvalidInsight(f"at {text_at[:40]!r} is not an ISO 8601 time") from None
+        return (check_name(item["user_id"], "user_id"), check_name(item["session_id"], "session_id"),
+                parse_insights(item["insights"]), to_iso(at))
+    except InvalidInsight as exc:
+        raise InvalidInsight(f"session {n}: {exc}") from None
 
 
 class Tracker:
@@ -144,34 +172,37 @@ class Tracker:
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
         default cannot silently change keys (migrate changes it).
         """
-        active = RawCursor(conn).first(_SELECT_ACTIVE, (self.tenant,))
+        raw = RawCursor(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
+        active = raw.first(_SELECT_ACTIVE, (self.tenant,))
         if active is None:
             stamp = to_iso(None)
-            conn.execute(insert(RULESETS).values(
-                tenant_id=self.tenant, version=self.ruleset.version, name=self.ruleset.name, active=1,
-                content=json.dumps(self.ruleset.to_dict(), ensure_ascii=False), created_at=stamp))
+            raw.execute(_INSERT_RULESET, (self.tenant, self.ruleset.version, self.ruleset.name,
+                                          json.dumps(self.ruleset.to_dict(), ensure_ascii=False), stamp))
             self._active = (self.ruleset.version, stamp)
         elif (active[0], active[1]) != self._active:
             if not self._explicit:
-                content = conn.execute(select(RULESETS.c.content).where(
-                    RULESETS.c.tenant_id == self.tenant, RULESETS.c.version == active[0])).scalar_one()
+                content = raw.first(_SELECT_CONTENT, (self.tenant, active[0]))[0]
                 self.ruleset = parse_ruleset(json.loads(content), source="stored")
             self._active = (active[0], active[1])
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
 
-    def _write(self, users: Sequence[str], fn: Callable[[Connection], T]) -> T:
-        """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts."""
+    def _write(self, users: Sequence[str], fn: Callable[[Connection], T], *, pipeline: bool = False) -> T:
+        """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts.
+        ``pipeline``: on PostgreSQL in psycopg's pipeline mode (see ``RawCursor.pipeline``; for
+        ingest, whose statements run on the driver's cursor)."""
         attempts = self.config.retries
         for attempt in range(attempts):
             try:
                 with self.engine.begin() as conn:
-                    if not self.is_sqlite:
-                        raw = RawCursor(conn)
+                    if self.is_sqlite:
+                        return fn(conn)
+                    raw = RawCursor(conn)
+                    with raw.pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
-                    return fn(conn)
+                        return fn(conn)
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):
                     first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
@@ -212,38 +243,67 @@ class Tracker:
         """
         user = check_name(user_id, "user_id")
         session = check_name(session_id, "session_id")
-        parsed = parse_insights(insights)
-        stamp = to_iso(at)
+        parsed: _Parsed = (user, session, parse_insights(insights), to_iso(at))
+        return self._write([user], lambda conn: self._run_sessions(conn, [parsed])[0], pipeline=True)
 
-        def run(conn: Connection) -> SessionReport:
+    def _run_one(self, parsed: _Parsed, conn: Connection) -> SessionReport:
+        return self._run_sessions(conn, [parsed])[0]
+
+    def _run_sessions(self, conn: Connection, sessions: Sequence[_Parsed]) -> list[SessionReport]:
+        """Ingest (or replay) each of ``sessions`` in the one transaction ``conn`` holds (a replay
+        writes nothing: the active ruleset is checked before the first session that is new)."""
+        reports: list[SessionReport] = []
+        settings: IngestSettings | None = None
+        for user, session, parsed, stamp in sessions:
             stored = replay(conn, self.tenant, user, session, parsed)
-            if stored is not None:
-                return stored
-            self._refresh(conn)
-            return ingest_session(Transaction(conn, self.tenant, user, stamp, self.ruleset), session, parsed,
-                                  self._settings())
+            if stored is None:
+                if settings is None:
+                    self._refresh(conn)
+                    settings = self._settings()
+                stored = ingest_session(Transaction(conn, self.tenant, user, stamp, self.ruleset), session, parsed,
+                                        settings)
+            reports.append(stored)
+        return reports
 
-        return self._write([user], run)
-
-    def ingest_many(self, sessions: Iterable[Mapping[str, Any]]) -> Iterator[SessionReport]:
+    def ingest_many(self, sessions: Iterable[Mapping[str, Any]], *, batch: int = 1) -> Iterator[SessionReport]:
         """Ingest a stream of sessions (``{"user_id", "session_id", "insights", "at"?}``; ``at`` is a
-        datetime or ISO 8601 text), each in its own transaction, yielding each report as it is
-        stored. A bad session raises :class:`InvalidInsight` naming its position; the sessions
-        before it stay stored, and running the stream again replays them (nothing is doubled)."""
-        for n, item in enumerate(sessions, 1):
-            if not isinstance(item, Mapping) or not {"user_id", "session_id", "insights"} <= set(item):
-                raise InvalidInsight(f"session {n}: needs user_id, session_id and insights")
-            at = item.get("at")
-            if isinstance(at, str):
-                text_at = at
-                try:
-                    at = datetime.fromisoformat(text_at)
-                except ValueError:
-                    raise InvalidInsight(f"session {n}: at {text_at[:40]!r} is not an ISO 8601 time") from None
+        datetime or ISO 8601 text), yielding each report once it is stored. A bad session raises
+        :class:`InvalidInsight` naming its position; the sessions before it stay stored, and running
+        the stream again replays them (nothing is doubled).
+
+        With ``batch`` above 1, up to that many consecutive sessions share one transaction (the
+        locks of all their users, one commit): the rate of a back-fill. A batch's reports are
+        yielded after its commit, so a report seen is a session stored. A session that conflicts
+        (:class:`SessionConflict`) rolls its batch back, and the batch is then ingested one session
+        per transaction, which stores the sessions before the conflict and raises at it."""
+        size, pending, items = max(1, int(batch)), [], iter(sessions)
+        for n in itertools.count(1):
+            try:  # a bad session, or a stream that fails (a bad line): what came before is stored
+                item = next(items)
+                pending.append((n, _parse_session(n, item)))
+            except StopIteration:
+                break
+            except Exception as exc:
+                yield from self._ingest_batch(pending)
+                raise exc from None
+            if len(pending) >= size:
+                yield from self._ingest_batch(pending)
+                pending = []
+        yield from self._ingest_batch(pending)
+
+    def _ingest_batch(self, pending: list[tuple[int, _Parsed]]) -> Iterator[SessionReport]:
+        if len(pending) > 1:
             try:
-                yield self.ingest(item["user_id"], item["session_id"], item["insights"], at=at)
-            except (InvalidInsight, SessionConflict) as exc:
-                raise type(exc)(f"session {n}: {exc}") from None
+                yield from self._write([p[0] for _, p in pending],
+                                       lambda conn: self._run_sessions(conn, [p for _, p in pending]), pipeline=True)
+                return
+            except SessionConflict:
+                pass  # rolled back: one session a transaction, to store those before the conflict
+        for n, parsed in pending:
+            try:
+                yield self._write([parsed[0]], functools.partial(self._run_one, parsed), pipeline=True)
+            except SessionConflict as exc:
+                raise SessionConflict(f"session {n}: {exc}") from None
 
     # -- reading --------------------------------------------------------------------------
 

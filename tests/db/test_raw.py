@@ -1,0 +1,33 @@
+"""The driver's cursor of hot paths (``sadame.db._raw``), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from sadame.db import make_engine, upgrade
+from sadame.db._raw import RawCursor
+
+INSERT = "INSERT INTO track_users (tenant_id, user_id, last_seq, counts, created_at) VALUES (?, ?, ?, '{}', 'now')"
+
+
+def test_a_pipeline_reads_writes_and_raises_as_sqlalchemy_does(db_url: str) -> None:
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    with engine.begin() as conn:
+        raw = RawCursor(conn)
+        with raw.pipeline():
+            raw.many(INSERT, [("t", "a", 1), ("t", "b", 2)])
+            raw.execute(INSERT, ("t", "c", 3))  # not fetched: sent with the read below
+            assert raw.rows("SELECT user_id FROM track_users WHERE tenant_id = ? AND user_id IN (?*) ORDER BY 1",
+                            ("t",), ["a", "c", "z"]) == [("a",), ("c",)]
+            raw.execute("UPDATE track_users SET last_seq = ? WHERE tenant_id = ?", (7, "t"))
+    with pytest.raises(IntegrityError), engine.begin() as conn:  # the duplicate fails at the end of the block
+        raw = RawCursor(conn)
+        with raw.pipeline():
+            raw.execute(INSERT, ("t", "d", 1))
+            raw.execute(INSERT, ("t", "a", 1))
+    with engine.connect() as conn:
+        assert RawCursor(conn).rows("SELECT user_id, last_seq FROM track_users ORDER BY 1") == [
+            ("a", 7), ("b", 7), ("c", 7)]  # the failed transaction left nothing, not even "d"
+    engine.dispose()
