@@ -171,3 +171,37 @@ def test_a_relevance_question_is_answered_by_a_fact_that_names_its_details() -> 
     assert judge.ask("コインの重さは関係ある？").verdict == "YES"       # a fact names 重さ with コイン
     assert judge.ask("コインの重さは関係ない？").verdict == "NO"
     assert judge.ask("コインの厚みは関係ある？").verdict == MATTERS     # no fact names 厚み
+
+
+CHIME: dict[str, Any] = {
+    "id": "chime", "title": "五時の遠吠え", "statement": "犬が毎日同じ時刻に遠吠えする。なぜ？",
+    "truth": "防災無線のチャイムが毎日夕方5時に鳴る。犬はその音に合わせて鳴く。",
+    "rules": [
+        {"id": "chime", "any": ["チャイム"], "answer": "YES", "note": "チャイムが鍵です"},
+        {"id": "water", "any": ["水"], "answer": "YES", "note": "水が鍵です"},
+        {"id": "utc", "any": ["UTC"], "answer": "YES", "note": "UTCが鍵です"},
+    ],
+    "solution": [["チャイム"]],
+    "facts": ["チャイムは夕方5時に鳴る", "チャイムの音は120メートル先まで届く", "水は凍ると膨らむ",
+              "スケジューラは現地時間でチャイムを鳴らす"],
+}
+
+
+@pytest.fixture(scope="module")
+def chime() -> Judge:
+    return Judge(_pack(**CHIME).puzzle("chime"))
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("チャイムは夕方5時に鳴る？", "YES"),            # every detail stated
+    ("チャイムは朝の5時に鳴る？", "NO"),             # another time of day than the fact's (contrasts.yaml)
+    ("チャイムの音は150メートル先まで届く？", "NO"),   # the same unit, another number
+    ("水は凍ると縮む？", "NO"),                      # the opposite change
+    ("チャイムは夜にも鳴る？", "NO"),
+    ("チャイムは夕方は関係ある？", "YES"),           # relevance is not contradicted
+    ("チャイムは朝の5時に鳴らない？", "UNKNOWN"),     # a negated other predicate: never answered from the contrast
+    ("チャイムは大きい音で鳴る？", MATTERS),         # no fact names a size
+    ("スケジューラはUTCで時刻を見ていた？", MATTERS),  # 見る is the predicate: a detail no fact states
+])
+def test_a_detail_contradicted_by_a_fact_is_answered_no(chime: Judge, question: str, verdict: str) -> None:
+    assert chime.ask(question).verdict == verdict

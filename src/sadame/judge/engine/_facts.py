@@ -30,7 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
+from sadame.judge.engine._loader import parse_yaml
 from sadame.judge.engine._model import RuleTable
 from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fired_phrases, fold, natural_table
 from sadame.lang import Token, analyze
@@ -121,6 +124,8 @@ class Fact:
     rule_words: frozenset[str]  #: the folded rule words that fire on it
     context: frozenset[str]  #: its keys that are words of the statement
     relevance: bool = False  #: it states relevance itself (「先生の吐く息が原因ではない」)
+    alternatives: frozenset[tuple[str, int]] = frozenset()  #: (contrast group, alternative) it names
+    quantities: frozenset[tuple[str, str]] = frozenset()  #: (unit, number) pairs it names
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +175,8 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     ctx = frozenset(keys & context)
     polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
     return Fact(
-        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens)
+        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens),
+        alternatives_of(frozenset(keys)), _quantities(tokens),
     )
 
 
@@ -245,13 +251,34 @@ def _details(
     for i, token in enumerate(tokens):
         if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
-        if not is_content(token):
+        if not (is_content(token) or _main_verb(tokens, i)):
             continue
         keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
             continue
         details.append(keys)
     return details
+
+
+#: Verbs of coming, going and putting carry no detail of their own (「海釣りに行くんちゃう？」,
+#: 「キッチンに置くのが大事？」 asks whether the place matters).
+_MOTION = frozenset({"行く", "来る", "参る", "置く", "見せる"})
+
+
+def _main_verb(tokens: Sequence[Token], i: int) -> bool:
+    """A verb the dictionary marks as possibly auxiliary (見る, 見せる, もらう...) used as the
+    question's own predicate (「UTCで時刻を見ていた？」): not after a て-form or a noun of action
+    (「試してみる」), and not a て-form before another verb (「外から見て読める」)."""
+    token = tokens[i]
+    if token.pos[0] != "動詞" or token.pos[1] != "非自立可能" or token.lemma in _GENERIC | _MOTION:
+        return False
+    previous = tokens[i - 1] if i > 0 else None
+    if previous is not None and (previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞")):
+        return False
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    if following is None or following.surface not in ("て", "で"):
+        return True
+    return not any(t.pos[0] in _INFLECTING and t.pos[1] != "非自立可能" for t in tokens[i + 2:])
 
 
 def _counted(tokens: Sequence[Token], i: int) -> bool:
@@ -358,6 +385,9 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     if verdict is not None and fact is not None:
         return NaturalOutcome(_replace(hit or hits[0], verdict, "positive"), f"fact: {fact.text}", hits)
     if hit is not None:
+        against = _contradicting(book, tokens, details, rules, hits)
+        if against is not None:
+            return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {against.text}", hits)
         return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
     return outcome
 
@@ -420,3 +450,74 @@ def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]
 def _unstated(tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> str:
     words = [t.surface for t in tokens if token_keys(t) in details]
     return "no fact states: " + "、".join(words)
+
+
+# --------------------------------------------------------------------------- contradicted details
+
+
+@cache
+def _contrast_index() -> dict[str, tuple[tuple[str, int], ...]]:
+    """Folded word -> its (group, alternative) places in ``data/judge/contrasts.yaml``."""
+    resource = resources.files("sadame") / "data" / "judge" / "contrasts.yaml"
+    data = parse_yaml(resource.read_text("utf-8"), "contrasts.yaml")
+    assert isinstance(data, dict)
+    index: dict[str, list[tuple[str, int]]] = {}
+    for group, alternatives in dict(data["groups"]).items():
+        for number, words in enumerate(alternatives):
+            for word in words:
+                for key in {fold(str(word))} | {k for t in analyze(clean(str(word))) for k in token_keys(t)
+                                                  if not k.startswith("~") and len(analyze(clean(str(word)))) == 1}:
+                    index.setdefault(key, []).append((str(group), number))
+    return {key: tuple(places) for key, places in index.items()}
+
+
+def alternatives_of(keys: frozenset[str]) -> frozenset[tuple[str, int]]:
+    """The (contrast group, alternative) places of a word's (or a fact's) keys."""
+    index = _contrast_index()
+    return frozenset(place for key in keys for place in index.get(key, ()))
+
+
+def _quantities(tokens: Sequence[Token]) -> frozenset[tuple[str, str]]:
+    """(unit, number) of every number with its unit (「999メートル」 -> (めーとる, 999))."""
+    return frozenset(
+        (fold(tokens[i + 1].normalized), fold(tokens[i].normalized))
+        for i in range(len(tokens)) if _counted(tokens, i)
+    )
+
+
+def _contradicting(
+    book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]], rules: frozenset[int],
+    hits: Sequence[NaturalHit],
+) -> Fact | None:
+    """A fact that states another alternative of a detail no fact states: the same unit with
+    another number (「998メートル」 against 「999メートル」), or another word of the detail's
+    contrast group (「朝の5時に鳴る」 against 「夕方5時に鳴る」; 「縮む」 against 「膨らむ」). The fact
+    is about one of the question's rules, asserts (not denies) and shares the question's
+    predicate or names all its phrases -- so it speaks of the same event. Only a question
+    asserting something (not its relevance, not its negation) is answered いいえ this way."""
+    if assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+        return None
+    stated = frozenset(k for f in book.facts for k in f.keys)
+    asked = _quantities(tokens)
+    phrases = [fold(h.matched_word) for h in hits if h.rule.answer in _VERDICTS]
+    head = head_keys(tokens)
+    for detail in details:
+        if detail & stated:
+            continue
+        places = alternatives_of(detail)
+        units = {unit: number for unit, number in asked if detail & {fold(number + unit)}} if not places else {}
+        if not places and not units:
+            continue
+        for fact in book.facts:
+            if fact.polarity != "positive" or not fact.rules & rules:
+                continue
+            if not (head & fact.head or all(p in fact.words for p in phrases)):
+                continue
+            other = {g for g, n in fact.alternatives if (g, n) not in places and any(g == pg for pg, _ in places)}
+            numbers = any(u in units and n != units[u] for u, n in fact.quantities)
+            if other or numbers:
+                return fact
+    return None
+
+
+_VERDICTS = frozenset({"YES", "NO"})
