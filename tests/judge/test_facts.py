@@ -205,3 +205,34 @@ def chime() -> Judge:
 ])
 def test_a_detail_contradicted_by_a_fact_is_answered_no(chime: Judge, question: str, verdict: str) -> None:
     assert chime.ask(question).verdict == verdict
+
+
+SOFT: dict[str, Any] = {
+    "id": "soft", "title": "遅いビルド", "statement": "新人のPCだけビルドが速い。なぜ？",
+    "truth": "新人のPCにはまだ対策ソフトが入っていない。古いPCは新しい証明書を持っておらず、つながらない。",
+    "rules": [
+        {"id": "soft", "any": ["対策ソフト"], "answer": "YES", "note": "対策ソフトが鍵です"},
+        {"id": "cert", "any": ["証明書"], "answer": "YES", "note": "証明書が鍵です"},
+        {"id": "ttl", "any": ["TTL"], "answer": "YES", "note": "TTLが鍵です"},
+        {"id": "early", "any": ["早く着"], "answer": "YES", "note": "早く着きます"},
+    ],
+    "solution": [["対策ソフト"]],
+    "facts": ["対策ソフトを入れたら新人のPCも遅くなる", "TTLを短くしておくべきだった", "OSを更新すれば証明書が直る",
+              "バスは早く着きすぎる"],
+}
+
+
+@pytest.fixture(scope="module")
+def soft() -> Judge:
+    return Judge(_pack(**SOFT).puzzle("soft"))
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("新人のPCにだけ対策ソフトが入ってる？", "NO"),     # not confirmed by the condition (〜たら); the truth denies it
+    ("TTLを短くしておいた？", MATTERS),                # the fact is an obligation (〜べき), not an event
+    ("古いPCは新しい証明書を持っていた？", "NO"),       # a clause negated by ず
+    ("OSの更新で証明書が直る？", "YES"),               # a condition on the same predicate states it
+    ("早く着きすぎてへん？", "YES"),                  # Kansai 〜てへん is an ending, not a detail
+])
+def test_a_fact_confirms_only_with_the_questions_modality(soft: Judge, question: str, verdict: str) -> None:
+    assert soft.ask(question).verdict == verdict

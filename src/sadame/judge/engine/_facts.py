@@ -126,6 +126,7 @@ class Fact:
     relevance: bool = False  #: it states relevance itself (「先生の吐く息が原因ではない」)
     alternatives: frozenset[tuple[str, int]] = frozenset()  #: (contrast group, alternative) it names
     quantities: frozenset[tuple[str, str]] = frozenset()  #: (unit, number) pairs it names
+    mood: frozenset[str] = frozenset()  #: its modality and aspect markers (:func:`mood`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +175,58 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     words = frozenset(fold(ntable.rule_word(position, occ.word)) for (position, _, _), occ in phrases.items())
     ctx = frozenset(keys & context)
     polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
+    if polarity == "positive" and _ends_in_zu(tokens):
+        polarity = "negative"  # 「持っておらず」: a clause cut before its end, negated by ず
     return Fact(
         text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens),
-        alternatives_of(frozenset(keys)), _quantities(tokens),
+        alternatives_of(frozenset(keys)), _quantities(tokens), mood(tokens),
     )
+
+
+def _ends_in_zu(tokens: Sequence[Token]) -> bool:
+    last = _last_content(tokens)
+    return last is not None and any(t.pos[0] == "助動詞" and t.lemma == "ず" for t in tokens[last + 1:])
+
+
+#: Modality and aspect a fact must share with a question it confirms: a condition (〜たら, 〜ば,
+#: 〜なら), an obligation (〜べき), a wish (〜たい), ease (〜やすい, 〜にくい), excess (〜すぎる),
+#: an event about to happen (〜かける), exclusivity (〜だけ, 〜しか).
+_MOOD_LEMMAS = {
+    "べし": "must", "たい": "want", "やすい": "ease", "にくい": "ease", "づらい": "ease", "辛い": "ease",
+    "すぎる": "excess", "過ぎる": "excess", "かける": "about-to", "だけ": "only", "しか": "only", "のみ": "only",
+}
+
+
+def _same_mood(fact: Fact, asked: frozenset[str], head: frozenset[str]) -> bool:
+    """The fact has the question's modality; a condition of the fact is no difference when both
+    end on one predicate (「OSを更新すれば直る」 states 「OSのアップデートで直る？」), only when the
+    condition leads to another (「対策ソフトを入れたら新人のPCも遅くなる」 is not 「…が入ってる？」)."""
+    have = fact.mood
+    if "purpose" in asked | have:  # 「下げるため」 is stated by 「下げたい」, 「下げる」 or 「下げるため」
+        asked, have = asked - _PURPOSE, have - _PURPOSE
+    if have == asked:
+        return True
+    return have ^ asked == {"condition"} and bool(head & fact.head)
+
+
+_PURPOSE = frozenset({"purpose", "want"})
+
+
+def mood(tokens: Sequence[Token]) -> frozenset[str]:
+    """The modality and aspect markers of a statement or question (see :data:`_MOOD_LEMMAS`)."""
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.pos[5].startswith("仮定形"):
+            found.add("condition")
+        if token.lemma in ("ため", "為") and i and tokens[i - 1].pos[0] == "動詞":
+            found.add("purpose")  # 「温度を下げるため」: stated by 「下げたい」 or by 「下げる」
+        kind = _MOOD_LEMMAS.get(token.lemma)
+        if kind is None or (token.pos[0] in ("名詞", "形容詞") and token.pos[1] != "非自立可能"):
+            continue
+        if kind in ("excess", "about-to") and not (i and tokens[i - 1].pos[0] in _INFLECTING):
+            continue  # 「かける」「すぎる」 after a verb's stem only (切れかけ, 強すぎ)
+        found.add(kind)
+    return frozenset(found)
 
 
 def fact_book(table: RuleTable) -> FactBook:
@@ -251,7 +300,7 @@ def _details(
     for i, token in enumerate(tokens):
         if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
-        if not (is_content(token) or _main_verb(tokens, i)):
+        if not (is_content(token) or _main_verb(tokens, i)) or _kansai_negation(tokens, i):
             continue
         keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
@@ -265,6 +314,13 @@ def _details(
 _MOTION = frozenset({"行く", "来る", "参る", "置く", "見せる"})
 
 
+def _kansai_negation(tokens: Sequence[Token], i: int) -> bool:
+    """Kansai 〜てへん / 〜ひん after a verb (「着きすぎてへん？」): the analyzer's noun へん is an ending."""
+    previous = tokens[i - 1] if i > 0 else None
+    return tokens[i].surface in ("へん", "ひん") and previous is not None and (
+        previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞"))
+
+
 def _main_verb(tokens: Sequence[Token], i: int) -> bool:
     """A verb the dictionary marks as possibly auxiliary (見る, 見せる, もらう...) used as the
     question's own predicate (「UTCで時刻を見ていた？」): not after a て-form or a noun of action
@@ -273,8 +329,8 @@ def _main_verb(tokens: Sequence[Token], i: int) -> bool:
     if token.pos[0] != "動詞" or token.pos[1] != "非自立可能" or token.lemma in _GENERIC | _MOTION:
         return False
     previous = tokens[i - 1] if i > 0 else None
-    if previous is not None and (previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞")):
-        return False
+    if previous is not None and (previous.surface in ("て", "で", "か") or previous.pos[0] in ("動詞", "助動詞")):
+        return False  # an auxiliary (「試してみる」), or 「〜か見る」: checking, not a detail of its own
     following = tokens[i + 1] if i + 1 < len(tokens) else None
     if following is None or following.surface not in ("て", "で"):
         return True
@@ -326,7 +382,7 @@ def _fact_verdict(
     asked = assertion_polarity(tokens)
     if asked == "unclear":
         return None, None
-    head, said = head_keys(tokens), _said(tokens, hits)
+    head, said, asked_mood = head_keys(tokens), _said(tokens, hits), mood(tokens)
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
     if _asks_relevance(tokens):
         return _relevance_verdict(facts, asked, phrases, setting)
@@ -334,7 +390,8 @@ def _fact_verdict(
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
             continue
-        if fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys:
+        if (fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys
+                and _same_mood(fact, asked_mood, head)):
             found.setdefault("YES", fact)
         elif _denies(fact, asked, head, said, setting):
             found.setdefault("NO", fact)
