@@ -554,10 +554,11 @@ def _contradicting(
     asserting something (not its relevance, not its negation) is answered いいえ this way."""
     if assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
         return None
-    stated = frozenset(k for f in book.facts for k in f.keys)
     asked = _quantities(tokens)
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in _VERDICTS]
     head = head_keys(tokens)
+    same = [f for f in book.facts if f.rules & rules and (head & f.head or all(p in f.words for p in phrases))]
+    stated = frozenset(k for f in same for k in f.keys)  # the detail, said of the same event
     for detail in details:
         if detail & stated:
             continue
@@ -565,10 +566,8 @@ def _contradicting(
         units = {unit: number for unit, number in asked if detail & {fold(number + unit)}} if not places else {}
         if not places and not units:
             continue
-        for fact in book.facts:
-            if fact.polarity != "positive" or not fact.rules & rules:
-                continue
-            if not (head & fact.head or all(p in fact.words for p in phrases)):
+        for fact in same:
+            if fact.polarity != "positive":
                 continue
             other = {g for g, n in fact.alternatives if (g, n) not in places and any(g == pg for pg, _ in places)}
             numbers = any(u in units and n != units[u] for u, n in fact.quantities)
