@@ -236,3 +236,21 @@ def soft() -> Judge:
 ])
 def test_a_fact_confirms_only_with_the_questions_modality(soft: Judge, question: str, verdict: str) -> None:
     assert soft.ask(question).verdict == verdict
+
+
+PENDULUM: dict[str, Any] = {
+    "id": "pendulum", "title": "夏の時計台", "statement": "夏になると時計台の時計が遅れる。なぜ？",
+    "truth": "暑さで振り子が伸びて、ゆっくり揺れるから。",
+    "rules": [{"id": "pendulum", "any": ["振り子"], "answer": "YES", "note": "振り子が鍵です"}],
+    "solution": [["振り子"]],
+    "facts": ["振り子が伸びる", "振り子は金属の棒"],
+}
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("ふりこのびる？", "YES"),      # 「の|びる」: a fragment of 伸びる that the facts say aloud
+    ("ふりこのきれる？", MATTERS),   # a whole kana word no fact states stays a detail
+    ("振り子が切れる？", MATTERS),
+])
+def test_kana_fragments_the_story_says_aloud_are_no_detail(question: str, verdict: str) -> None:
+    assert Judge(_pack(**PENDULUM).puzzle("pendulum")).ask(question).verdict == verdict

@@ -136,6 +136,7 @@ class FactBook:
     facts: tuple[Fact, ...]
     context: frozenset[str]
     story: frozenset[str] = frozenset()  #: every key of the statement, truth, facts and rule words
+    readings: tuple[str, ...] = ()  #: each fact's (and the statement's) whole reading, folded
 
     def stating(self, details: Sequence[frozenset[str]], rules: frozenset[int]) -> tuple[Fact, ...]:
         """The facts about one of ``rules`` (or about any rule when ``rules`` is empty)
@@ -242,7 +243,8 @@ def fact_book(table: RuleTable) -> FactBook:
     frozen = frozenset(context)
     texts = (*table.facts, *truth_clauses(table.truth))
     facts = tuple(_analyze_fact(text, table, frozen) for text in texts)
-    book = FactBook(facts, frozen, _story(table, facts, frozen))
+    spoken = tuple(fold("".join(t.reading for t in analyze(clean(text)))) for text in (*texts, table.context or ""))
+    book = FactBook(facts, frozen, _story(table, facts, frozen), tuple(r for r in spoken if r))
     object.__setattr__(table, _BOOK_ATTR, book)
     return book
 
@@ -292,15 +294,19 @@ def absent_thing(tokens: Sequence[Token], table: RuleTable) -> Token | None:
 
 
 def _details(
-    tokens: Sequence[Token], spans: Sequence[tuple[int, int]], context: frozenset[str]
+    tokens: Sequence[Token], spans: Sequence[tuple[int, int]], context: frozenset[str],
+    readings: Sequence[str] = (),
 ) -> list[frozenset[str]]:
     """The keys of each detail word: content tokens outside every fired phrase, not
-    words of the statement."""
+    words of the statement, nor a fragment of kana that the story says aloud (:func:`_spoken`)."""
     details: list[frozenset[str]] = []
+    typed_in_kana = bool(readings) and not any(_KANJI_STEM.search(t.surface) for t in tokens)
     for i, token in enumerate(tokens):
         if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
         if not (is_content(token) or _main_verb(tokens, i)) or _kansai_negation(tokens, i):
+            continue
+        if typed_in_kana and _spoken(tokens, i, readings):
             continue
         keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
@@ -312,6 +318,30 @@ def _details(
 #: Verbs of coming, going and putting carry no detail of their own (「海釣りに行くんちゃう？」,
 #: 「キッチンに置くのが大事？」 asks whether the place matters).
 _MOTION = frozenset({"行く", "来る", "参る", "置く", "見せる"})
+
+
+_MIN_SPOKEN = 3
+_MAX_FRAGMENT = 2  #: a fragment the analyzer cut from a kana word is one or two kana
+
+
+def _spoken(tokens: Sequence[Token], i: int, readings: Sequence[str]) -> bool:
+    """A word typed in kana that the analyzer cut into fragments (「ふりこ|の|びる」 for 振り子が伸びる,
+    「らい|と」 for ライト): a fragment of one or two kana in a run of kana tokens, 3 kana or more,
+    that a fact or the statement says aloud -- it is that word, not a detail of its own. Only in a
+    question typed without kanji (:func:`_details`)."""
+    if not _is_hiragana(tokens[i].surface) or len(tokens[i].surface) > _MAX_FRAGMENT:
+        return False
+    first = last = i
+    while first > 0 and _is_hiragana(tokens[first - 1].surface):
+        first -= 1
+    while last + 1 < len(tokens) and _is_hiragana(tokens[last + 1].surface):
+        last += 1
+    for begin in range(first, i + 1):
+        for end in range(i + 1, last + 2):
+            piece = fold("".join(t.surface for t in tokens[begin:end]))
+            if len(piece) >= _MIN_SPOKEN and len(piece) > len(fold(tokens[i].surface)) and any(piece in r for r in readings):
+                return True
+    return False
 
 
 def _kansai_negation(tokens: Sequence[Token], i: int) -> bool:
@@ -433,7 +463,7 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     if not hits or (hit is not None and hit.rule.answer != "YES"):
         return outcome  # nothing fired, or a NO/IRRELEVANT rule speaks whatever the details
     book = fact_book(table)
-    details = _details(tokens, outcome.spans, book.context)
+    details = _details(tokens, outcome.spans, book.context, book.readings)
     if not details:
         return _denied(outcome, tokens, book) if hit is not None else outcome
     rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
