@@ -30,7 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
+from sadame.judge.engine._loader import parse_yaml
 from sadame.judge.engine._model import RuleTable
 from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fired_phrases, fold, natural_table
 from sadame.lang import Token, analyze
@@ -121,6 +124,9 @@ class Fact:
     rule_words: frozenset[str]  #: the folded rule words that fire on it
     context: frozenset[str]  #: its keys that are words of the statement
     relevance: bool = False  #: it states relevance itself (「先生の吐く息が原因ではない」)
+    alternatives: frozenset[tuple[str, int]] = frozenset()  #: (contrast group, alternative) it names
+    quantities: frozenset[tuple[str, str]] = frozenset()  #: (unit, number) pairs it names
+    mood: frozenset[str] = frozenset()  #: its modality and aspect markers (:func:`mood`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +136,7 @@ class FactBook:
     facts: tuple[Fact, ...]
     context: frozenset[str]
     story: frozenset[str] = frozenset()  #: every key of the statement, truth, facts and rule words
+    readings: tuple[str, ...] = ()  #: each fact's (and the statement's) whole reading, folded
 
     def stating(self, details: Sequence[frozenset[str]], rules: frozenset[int]) -> tuple[Fact, ...]:
         """The facts about one of ``rules`` (or about any rule when ``rules`` is empty)
@@ -169,9 +176,58 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     words = frozenset(fold(ntable.rule_word(position, occ.word)) for (position, _, _), occ in phrases.items())
     ctx = frozenset(keys & context)
     polarity = "unclear" if text.rstrip().endswith(_QUESTION_ENDS) else assertion_polarity(tokens)
+    if polarity == "positive" and _ends_in_zu(tokens):
+        polarity = "negative"  # 「持っておらず」: a clause cut before its end, negated by ず
     return Fact(
-        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens)
+        text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens),
+        alternatives_of(frozenset(keys)), _quantities(tokens), mood(tokens),
     )
+
+
+def _ends_in_zu(tokens: Sequence[Token]) -> bool:
+    last = _last_content(tokens)
+    return last is not None and any(t.pos[0] == "助動詞" and t.lemma == "ず" for t in tokens[last + 1:])
+
+
+#: Modality and aspect a fact must share with a question it confirms: a condition (〜たら, 〜ば,
+#: 〜なら), an obligation (〜べき), a wish (〜たい), ease (〜やすい, 〜にくい), excess (〜すぎる),
+#: an event about to happen (〜かける), exclusivity (〜だけ, 〜しか).
+_MOOD_LEMMAS = {
+    "べし": "must", "たい": "want", "やすい": "ease", "にくい": "ease", "づらい": "ease", "辛い": "ease",
+    "すぎる": "excess", "過ぎる": "excess", "かける": "about-to", "だけ": "only", "しか": "only", "のみ": "only",
+}
+
+
+def _same_mood(fact: Fact, asked: frozenset[str], head: frozenset[str]) -> bool:
+    """The fact has the question's modality; a condition of the fact is no difference when both
+    end on one predicate (「OSを更新すれば直る」 states 「OSのアップデートで直る？」), only when the
+    condition leads to another (「対策ソフトを入れたら新人のPCも遅くなる」 is not 「…が入ってる？」)."""
+    have = fact.mood
+    if "purpose" in asked | have:  # 「下げるため」 is stated by 「下げたい」, 「下げる」 or 「下げるため」
+        asked, have = asked - _PURPOSE, have - _PURPOSE
+    if have == asked:
+        return True
+    return have ^ asked == {"condition"} and bool(head & fact.head)
+
+
+_PURPOSE = frozenset({"purpose", "want"})
+
+
+def mood(tokens: Sequence[Token]) -> frozenset[str]:
+    """The modality and aspect markers of a statement or question (see :data:`_MOOD_LEMMAS`)."""
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.pos[5].startswith("仮定形"):
+            found.add("condition")
+        if token.lemma in ("ため", "為") and i and tokens[i - 1].pos[0] == "動詞":
+            found.add("purpose")  # 「温度を下げるため」: stated by 「下げたい」 or by 「下げる」
+        kind = _MOOD_LEMMAS.get(token.lemma)
+        if kind is None or (token.pos[0] in ("名詞", "形容詞") and token.pos[1] != "非自立可能"):
+            continue
+        if kind in ("excess", "about-to") and not (i and tokens[i - 1].pos[0] in _INFLECTING):
+            continue  # 「かける」「すぎる」 after a verb's stem only (切れかけ, 強すぎ)
+        found.add(kind)
+    return frozenset(found)
 
 
 def fact_book(table: RuleTable) -> FactBook:
@@ -187,7 +243,8 @@ def fact_book(table: RuleTable) -> FactBook:
     frozen = frozenset(context)
     texts = (*table.facts, *truth_clauses(table.truth))
     facts = tuple(_analyze_fact(text, table, frozen) for text in texts)
-    book = FactBook(facts, frozen, _story(table, facts, frozen))
+    spoken = tuple(fold("".join(t.reading for t in analyze(clean(text)))) for text in (*texts, table.context or ""))
+    book = FactBook(facts, frozen, _story(table, facts, frozen), tuple(r for r in spoken if r))
     object.__setattr__(table, _BOOK_ATTR, book)
     return book
 
@@ -237,21 +294,77 @@ def absent_thing(tokens: Sequence[Token], table: RuleTable) -> Token | None:
 
 
 def _details(
-    tokens: Sequence[Token], spans: Sequence[tuple[int, int]], context: frozenset[str]
+    tokens: Sequence[Token], spans: Sequence[tuple[int, int]], context: frozenset[str],
+    readings: Sequence[str] = (),
 ) -> list[frozenset[str]]:
     """The keys of each detail word: content tokens outside every fired phrase, not
-    words of the statement."""
+    words of the statement, nor a fragment of kana that the story says aloud (:func:`_spoken`)."""
     details: list[frozenset[str]] = []
+    typed_in_kana = bool(readings) and not any(_KANJI_STEM.search(t.surface) for t in tokens)
     for i, token in enumerate(tokens):
         if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
-        if not is_content(token):
+        if not (is_content(token) or _main_verb(tokens, i)) or _kansai_negation(tokens, i):
+            continue
+        if typed_in_kana and _spoken(tokens, i, readings):
             continue
         keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
             continue
         details.append(keys)
     return details
+
+
+#: Verbs of coming, going and putting carry no detail of their own (「海釣りに行くんちゃう？」,
+#: 「キッチンに置くのが大事？」 asks whether the place matters).
+_MOTION = frozenset({"行く", "来る", "参る", "置く", "見せる"})
+
+
+_MIN_SPOKEN = 3
+_MAX_FRAGMENT = 2  #: a fragment the analyzer cut from a kana word is one or two kana
+
+
+def _spoken(tokens: Sequence[Token], i: int, readings: Sequence[str]) -> bool:
+    """A word typed in kana that the analyzer cut into fragments (「ふりこ|の|びる」 for 振り子が伸びる,
+    「らい|と」 for ライト): a fragment of one or two kana in a run of kana tokens, 3 kana or more,
+    that a fact or the statement says aloud -- it is that word, not a detail of its own. Only in a
+    question typed without kanji (:func:`_details`)."""
+    if not _is_hiragana(tokens[i].surface) or len(tokens[i].surface) > _MAX_FRAGMENT:
+        return False
+    first = last = i
+    while first > 0 and _is_hiragana(tokens[first - 1].surface):
+        first -= 1
+    while last + 1 < len(tokens) and _is_hiragana(tokens[last + 1].surface):
+        last += 1
+    for begin in range(first, i + 1):
+        for end in range(i + 1, last + 2):
+            piece = fold("".join(t.surface for t in tokens[begin:end]))
+            if len(piece) >= _MIN_SPOKEN and len(piece) > len(fold(tokens[i].surface)) and any(piece in r for r in readings):
+                return True
+    return False
+
+
+def _kansai_negation(tokens: Sequence[Token], i: int) -> bool:
+    """Kansai 〜てへん / 〜ひん after a verb (「着きすぎてへん？」): the analyzer's noun へん is an ending."""
+    previous = tokens[i - 1] if i > 0 else None
+    return tokens[i].surface in ("へん", "ひん") and previous is not None and (
+        previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞"))
+
+
+def _main_verb(tokens: Sequence[Token], i: int) -> bool:
+    """A verb the dictionary marks as possibly auxiliary (見る, 見せる, もらう...) used as the
+    question's own predicate (「UTCで時刻を見ていた？」): not after a て-form or a noun of action
+    (「試してみる」), and not a て-form before another verb (「外から見て読める」)."""
+    token = tokens[i]
+    if token.pos[0] != "動詞" or token.pos[1] != "非自立可能" or token.lemma in _GENERIC | _MOTION:
+        return False
+    previous = tokens[i - 1] if i > 0 else None
+    if previous is not None and (previous.surface in ("て", "で", "か") or previous.pos[0] in ("動詞", "助動詞")):
+        return False  # an auxiliary (「試してみる」), or 「〜か見る」: checking, not a detail of its own
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    if following is None or following.surface not in ("て", "で"):
+        return True
+    return not any(t.pos[0] in _INFLECTING and t.pos[1] != "非自立可能" for t in tokens[i + 2:])
 
 
 def _counted(tokens: Sequence[Token], i: int) -> bool:
@@ -299,7 +412,7 @@ def _fact_verdict(
     asked = assertion_polarity(tokens)
     if asked == "unclear":
         return None, None
-    head, said = head_keys(tokens), _said(tokens, hits)
+    head, said, asked_mood = head_keys(tokens), _said(tokens, hits), mood(tokens)
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
     if _asks_relevance(tokens):
         return _relevance_verdict(facts, asked, phrases, setting)
@@ -307,7 +420,8 @@ def _fact_verdict(
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
             continue
-        if fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys:
+        if (fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys
+                and _same_mood(fact, asked_mood, head)):
             found.setdefault("YES", fact)
         elif _denies(fact, asked, head, said, setting):
             found.setdefault("NO", fact)
@@ -349,7 +463,7 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     if not hits or (hit is not None and hit.rule.answer != "YES"):
         return outcome  # nothing fired, or a NO/IRRELEVANT rule speaks whatever the details
     book = fact_book(table)
-    details = _details(tokens, outcome.spans, book.context)
+    details = _details(tokens, outcome.spans, book.context, book.readings)
     if not details:
         return _denied(outcome, tokens, book) if hit is not None else outcome
     rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
@@ -358,6 +472,9 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     if verdict is not None and fact is not None:
         return NaturalOutcome(_replace(hit or hits[0], verdict, "positive"), f"fact: {fact.text}", hits)
     if hit is not None:
+        against = _contradicting(book, tokens, details, rules, hits)
+        if against is not None:
+            return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {against.text}", hits)
         return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
     return outcome
 
@@ -420,3 +537,73 @@ def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]
 def _unstated(tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> str:
     words = [t.surface for t in tokens if token_keys(t) in details]
     return "no fact states: " + "、".join(words)
+
+
+# --------------------------------------------------------------------------- contradicted details
+
+
+@cache
+def _contrast_index() -> dict[str, tuple[tuple[str, int], ...]]:
+    """Folded word -> its (group, alternative) places in ``data/judge/contrasts.yaml``."""
+    resource = resources.files("sadame") / "data" / "judge" / "contrasts.yaml"
+    data = parse_yaml(resource.read_text("utf-8"), "contrasts.yaml")
+    assert isinstance(data, dict)
+    index: dict[str, list[tuple[str, int]]] = {}
+    for group, alternatives in dict(data["groups"]).items():
+        for number, words in enumerate(alternatives):
+            for word in words:
+                for key in {fold(str(word))} | {k for t in analyze(clean(str(word))) for k in token_keys(t)
+                                                  if not k.startswith("~") and len(analyze(clean(str(word)))) == 1}:
+                    index.setdefault(key, []).append((str(group), number))
+    return {key: tuple(places) for key, places in index.items()}
+
+
+def alternatives_of(keys: frozenset[str]) -> frozenset[tuple[str, int]]:
+    """The (contrast group, alternative) places of a word's (or a fact's) keys."""
+    index = _contrast_index()
+    return frozenset(place for key in keys for place in index.get(key, ()))
+
+
+def _quantities(tokens: Sequence[Token]) -> frozenset[tuple[str, str]]:
+    """(unit, number) of every number with its unit (「999メートル」 -> (めーとる, 999))."""
+    return frozenset(
+        (fold(tokens[i + 1].normalized), fold(tokens[i].normalized))
+        for i in range(len(tokens)) if _counted(tokens, i)
+    )
+
+
+def _contradicting(
+    book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]], rules: frozenset[int],
+    hits: Sequence[NaturalHit],
+) -> Fact | None:
+    """A fact that states another alternative of a detail no fact states: the same unit with
+    another number (「998メートル」 against 「999メートル」), or another word of the detail's
+    contrast group (「朝の5時に鳴る」 against 「夕方5時に鳴る」; 「縮む」 against 「膨らむ」). The fact
+    is about one of the question's rules, asserts (not denies) and shares the question's
+    predicate or names all its phrases -- so it speaks of the same event. Only a question
+    asserting something (not its relevance, not its negation) is answered いいえ this way."""
+    if assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+        return None
+    asked = _quantities(tokens)
+    phrases = [fold(h.matched_word) for h in hits if h.rule.answer in _VERDICTS]
+    head = head_keys(tokens)
+    same = [f for f in book.facts if f.rules & rules and (head & f.head or all(p in f.words for p in phrases))]
+    stated = frozenset(k for f in same for k in f.keys)  # the detail, said of the same event
+    for detail in details:
+        if detail & stated:
+            continue
+        places = alternatives_of(detail)
+        units = {unit: number for unit, number in asked if detail & {fold(number + unit)}} if not places else {}
+        if not places and not units:
+            continue
+        for fact in same:
+            if fact.polarity != "positive":
+                continue
+            other = {g for g, n in fact.alternatives if (g, n) not in places and any(g == pg for pg, _ in places)}
+            numbers = any(u in units and n != units[u] for u, n in fact.quantities)
+            if other or numbers:
+                return fact
+    return None
+
+
+_VERDICTS = frozenset({"YES", "NO"})
