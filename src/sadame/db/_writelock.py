@@ -12,8 +12,9 @@ processes. A waiter sleeps in the kernel and wakes the moment the writer before 
 Nothing about durability changes: the lock only orders writers that SQLite would have
 serialized anyway, and ``BEGIN IMMEDIATE`` still takes SQLite's own lock (a process that does
 not use this lock, an old CLI or the ``sqlite3`` shell, is waited for by the busy handler as
-before). Waiting is bounded by the same 30 s as SQLite's busy timeout: after it, the
-transaction goes on without this lock and SQLite's busy handler has the last word. The lock
+before). Waiting is bounded: at most 30 s (SQLite's busy timeout) on this lock, after which the
+transaction goes on without it and SQLite's busy handler has the last word (up to its own 30 s,
+so a writer stuck behind a transaction that never ends fails after 60 s instead of 30 s). The lock
 file is separate because opening the database file itself would drop the process's POSIX
 locks on it (issue 19). A lock file that cannot be opened (read-only directory) disables the
 lock for that engine. ``flock`` is released by the kernel when a process dies.
