@@ -9,16 +9,18 @@ own work. Prints a markdown table; no pass/fail targets (issue 7 sets none).
     .venv/bin/python benchmarks/web.py                 # ~30 s on an idle 2-core machine
     .venv/bin/python benchmarks/web.py --requests 100 --clients 2
     .venv/bin/python benchmarks/web.py --db postgresql+psycopg://me@localhost/bench
-    .venv/bin/python benchmarks/web.py --scaling       # 1/4/16 clients x keep-alive/close x 1/2 workers
+    .venv/bin/python benchmarks/web.py --scaling       # 1/4/16 clients x keep-alive/close x 1/2 workers (~6 min)
 
 ``--scaling`` starts ``sadame serve --workers N`` (a real multi-process server) for
 N = 1 and 2 (and uvicorn's own ``--workers 2`` of the same app) and drives the list and
 question routes with 1, 4 and 16 clients, each over one keep-alive connection and each
-with a new connection per request, in one run. The client is as cheap as it can be in
-Python: raw sockets in one selectors loop, every request pre-built as bytes, each client
-with its own session cookie; its CPU share and the server's CPU per request are printed,
-and so are the load average before and after (the machine may be shared). Any failed
-request stops the run: a 429 or 500 would make the figures wrong.
+with a new connection per request, in one run. Each cell lasts ``--seconds`` with every
+client busy throughout (its ``--requests`` pre-built requests cycled; only responses inside
+the window count). The client is as cheap as it can be in Python: raw sockets in one
+selectors loop, every request pre-built as bytes, each client with its own session cookie;
+its CPU share and the server's CPU per request are printed, and so are the load average
+before and after (the machine may be shared), then issue 22's targets as PASS / MISSED.
+Any failed request stops the run: a 429 or 500 would make the figures wrong.
 
 ``--cpu`` prints the server CPU time per request of the list and question routes on one
 worker (what a change to the per-request cost is measured with).
@@ -217,14 +219,22 @@ class _Conn:
         return sock
 
 
-def _loop(port: int, plans: list[list[bytes]], keep_alive: bool) -> tuple[list[float], float, float]:
-    """Drive every plan at once from this thread; the latencies and the wall-clock span."""
+def _loop(port: int, plans: list[list[bytes]], keep_alive: bool, seconds: float | None) -> tuple[list[float], float, float]:
+    """Drive every plan at once from this thread; the latencies and the wall-clock span.
+
+    With ``seconds``, every client cycles through its plan until the window ends and only the
+    responses that arrived inside it count: all clients are busy for the whole window, so no
+    worker idles while the clients of the other one finish their share (a fixed number of
+    requests per client measured that tail instead of the server). Without it, each plan is
+    sent once.
+    """
     import selectors
 
     selector = selectors.DefaultSelector()
     latencies: list[float] = []
     conns = [_Conn(port, plan, keep_alive) for plan in plans]
     began = time.perf_counter()
+    deadline = began + seconds if seconds else float("inf")
     for conn in conns:  # a non-blocking connect completes when the socket turns writable
         conn.started = time.perf_counter()
         selector.register(conn.connect(), selectors.EVENT_WRITE, conn)
@@ -235,7 +245,7 @@ def _loop(port: int, plans: list[list[bytes]], keep_alive: bool) -> tuple[list[f
             sock = conn.sock
             assert sock is not None
             if events & selectors.EVENT_WRITE:
-                sock.send(conn.requests[conn.next])  # a request fits the socket buffer
+                sock.send(conn.requests[conn.next % len(conn.requests)])  # a request fits the socket buffer
                 selector.modify(sock, selectors.EVENT_READ, conn)
                 continue
             chunk = sock.recv(262144)
@@ -245,34 +255,39 @@ def _loop(port: int, plans: list[list[bytes]], keep_alive: bool) -> tuple[list[f
             end = _response_end(conn.buffer)
             if not end:
                 continue
-            latencies.append(time.perf_counter() - conn.started)
+            now = time.perf_counter()
+            if now <= deadline:
+                latencies.append(now - conn.started)
             _status(bytes(conn.buffer[:end]))
             del conn.buffer[:end]
             conn.next += 1
-            if not keep_alive or conn.next == len(conn.requests):
+            done = now > deadline if seconds else conn.next == len(conn.requests)
+            if not keep_alive or done:
                 selector.unregister(sock)
                 sock.close()
-            if conn.next == len(conn.requests):
+            if done:
                 active -= 1
                 continue
             conn.started = time.perf_counter()
             if keep_alive:
-                sock.send(conn.requests[conn.next])
+                sock.send(conn.requests[conn.next % len(conn.requests)])
             else:
                 selector.register(conn.connect(), selectors.EVENT_WRITE, conn)
-    return latencies, began, time.perf_counter()
+    return latencies, began, min(deadline, time.perf_counter())
 
 
-def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool) -> dict[str, Any]:
+def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool,
+           seconds: float | None = None) -> dict[str, Any]:
     """``count`` requests from ``clients`` clients (each with its own session cookie, from one
-    warm-up request), sent from this process with raw sockets; with the CPU time this client spent."""
+    warm-up request), sent from this process with raw sockets; with ``seconds``, the requests
+    are cycled for that long (see :func:`_loop`). With the CPU time this client spent."""
     port = int(url.rsplit(":", 1)[1])
     plans = []
     for c in range(clients):
         cookie = _session_cookie(port, make(count + c))
         plans.append([_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)])
     cpu = time.process_time()
-    latencies, began, ended = _loop(port, plans, keep_alive)
+    latencies, began, ended = _loop(port, plans, keep_alive, seconds)
     cpu = time.process_time() - cpu
     wall = ended - began
     latencies.sort()
@@ -331,10 +346,10 @@ def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _measure(process: subprocess.Popen[bytes], url: str, make: Callable[[int], Request], requests: int,
-             clients: int, keep_alive: bool) -> dict[str, Any]:
+             clients: int, keep_alive: bool, seconds: float | None = None) -> dict[str, Any]:
     """One cell's run on one server, with the server's CPU per request and the busiest worker's share."""
     total, before = _server_cpu(process.pid)
-    run = _drive(url, make, requests, clients, keep_alive)
+    run = _drive(url, make, requests, clients, keep_alive, seconds)
     after_total, after = _server_cpu(process.pid)
     used = [b - a for a, b in zip(before, after, strict=False)]
     run["split"] = max(used) / sum(used) if len(used) > 1 and sum(used) > 0 else 1.0
@@ -378,7 +393,7 @@ def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
         print(f"| {name} | {row['server_ms']:.2f} | {row['rps']:.0f} | {row['p50']:.1f} | {row['client_cpu']:.0%} |")
 
 
-def scaling(db_url: str | None, requests: int, rounds: int) -> None:
+def scaling(db_url: str | None, requests: int, rounds: int, seconds: float) -> None:
     """req/s, p50 and p99 per route for 1, 4, 16 clients, keep-alive and not, with 1 and 2 workers.
 
     All servers run at once (an idle one costs nothing) and every cell alternates between
@@ -398,7 +413,8 @@ def scaling(db_url: str | None, requests: int, rounds: int) -> None:
                     for _round in range(rounds):
                         for workers in runs:
                             process, url = servers[workers]
-                            runs[workers].append(_measure(process, url, make, requests, clients, keep_alive))
+                            runs[workers].append(_measure(process, url, make, requests, clients, keep_alive,
+                                                          seconds))
                     ratios[(name, keep_alive, clients)] = sorted(
                         two["rps"] / one["rps"] for one, two in zip(runs[1], runs[2], strict=True))
                     for workers, cell in runs.items():
@@ -407,14 +423,14 @@ def scaling(db_url: str | None, requests: int, rounds: int) -> None:
         for process, _url in servers.values():
             process.terminate()
             process.wait(timeout=60)
-    _print_scaling(results, ratios, requests, rounds, load_before)
+    _print_scaling(results, ratios, seconds, rounds, load_before)
 
 
 def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
-                   ratios: dict[tuple[str, bool, int], list[float]], requests: int, rounds: int,
+                   ratios: dict[tuple[str, bool, int], list[float]], seconds: float, rounds: int,
                    load_before: str) -> None:
     print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, default workers {default_workers()}, "
-          f"Python {platform.python_version()}, median of {rounds} rounds of {requests} requests per cell, "
+          f"Python {platform.python_version()}, median of {rounds} rounds of {seconds:g} s per cell, "
           f"load average {load_before} before, {_load()} after)\n")
     print(f"Client: {CLIENT}; its CPU is shown as a share of one core while the 2-worker cell ran. "
           "Server CPU is user + system time of all its processes per request. No request failed "
@@ -434,6 +450,26 @@ def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
                       f"{' '.join(f'{r:.2f}' for r in each)} | {one['p50']:.1f} | {two['p50']:.1f} | "
                       f"{one['server_ms']:.1f} / {two['server_ms']:.1f} | {two['split']:.0%} | "
                       f"{two['client_cpu']:.0%} | {up['rps']:.0f} | {up['p50']:.1f} | {up['split']:.0%} |")
+    _print_targets(results)
+
+
+def _print_targets(results: dict[tuple[str, bool, int, int], dict[str, Any]]) -> None:
+    """Issue 22's two figures, from the table above."""
+    print("\n| issue 22 target | route | connection | measured | client CPU (2 workers) | result |")
+    print("|---|---|---|---:|---:|---|")
+    for name, _make in _routes():
+        for keep_alive in (True, False):
+            one, two = (results[(name, keep_alive, w, 16)] for w in (1, 2))
+            ratio = two["rps"] / one["rps"]
+            print(f"| 2 workers ≥ 1.6x the req/s of 1 at 16 clients | {name} | "
+                  f"{'keep-alive' if keep_alive else 'close'} | {ratio:.2f}x | {two['client_cpu']:.0%} | "
+                  f"{'PASS' if ratio >= 1.6 else 'MISSED'} |")
+    for name, _make in _routes():
+        one, two = (results[(name, True, w, 1)] for w in (1, 2))
+        ratio = two["p50"] / one["p50"]
+        print(f"| p50 at 1 keep-alive client, {default_workers()} workers, within 1.5x of 1 worker | {name} | "
+              f"keep-alive | {two['p50']:.1f} / {one['p50']:.1f} ms = {ratio:.2f}x | {two['client_cpu']:.0%} | "
+              f"{'PASS' if ratio <= 1.5 else 'MISSED'} |")
 
 
 def main() -> None:
@@ -443,10 +479,13 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--rounds", type=int, default=3, help="--scaling: rounds per cell (default 3)")
     parser.add_argument("--scaling", action="store_true", help="the workers table instead (see above)")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="--scaling: seconds per cell, every client busy throughout (default 3; "
+                             "--requests distinct requests are cycled)")
     parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
-        scaling(args.db, args.requests, args.rounds)
+        scaling(args.db, args.requests, args.rounds, args.seconds)
         return
     if args.cpu:
         cpu_per_request(args.db, args.requests, args.rounds)

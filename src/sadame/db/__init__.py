@@ -30,6 +30,7 @@ from sadame.db._checks import (
     sqlite_path,
 )
 from sadame.db._raw import RawCursor
+from sadame.db._writelock import install_write_lock
 
 __all__ = ["Base", "DatabaseError", "DatabaseUnavailable", "make_engine", "resolve_url", "upgrade"]
 
@@ -134,6 +135,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
+        install_write_lock(engine, path)  # before the BEGIN: writers queue on it, not in SQLite's busy handler
         event.listen(engine, "begin", _sqlite_begin)
         engine.sadame_begins = True  # type: ignore[attr-defined]
     else:
