@@ -18,7 +18,7 @@ __all__ = ["LEXICON_FORMAT", "Lexicon", "LexiconError", "lexicon", "parse_lexico
 LEXICON_FORMAT = "sadame.polarity-lexicon/1"
 _LISTS = ("positive_states", "negative_states", "problem_nouns", "positive_nouns", "quality_suffixes",
           "problem_verbs", "better_words", "decrease_verbs", "increase_verbs", "existence_verbs",
-          "decrease_transitive", "cause_verbs", "count_nouns",
+          "decrease_transitive", "cause_verbs", "count_nouns", "growth_verbs", "event_verbs", "room_nouns",
           "negative_modifiers", "past_words", "return_words")
 _SCALARS = ("scalar_less", "scalar_more")
 
@@ -44,6 +44,9 @@ class Lexicon:
     decrease_transitive: frozenset[str]
     cause_verbs: frozenset[str]
     count_nouns: frozenset[str]
+    growth_verbs: frozenset[str]
+    event_verbs: frozenset[str]
+    room_nouns: frozenset[str]
     negative_modifiers: frozenset[str]
     past_words: frozenset[str]
     return_words: frozenset[str]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from sadame.lang._analyzer import Token, analyze
@@ -61,6 +62,13 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: 今回は / 今日は: a topic that contrasts this session with the earlier ones.
+_THIS_TIME = frozenset({"今回", "今日", "本日"})
+#: Past words that say "since then" with から (前回から一度も起きていない); not 最初から.
+_SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
+#: 一度も, 一回も: "not even once", never a subject.
+_ONCE = frozenset({"一度", "一回", "一つ", "ひとつ", "一切", "何", "誰", "一人", "一本", "一箇所", "一か所"})
+_U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
 
 
 @dataclass
@@ -83,6 +91,25 @@ class _Chain:
 
 def _lemma_in(token: Token, words: frozenset[str]) -> bool:
     return token.lemma in words or token.normalized in words or token.surface in words
+
+
+def _potential(token: Token) -> bool:
+    """A godan verb's potential form (話せる, 握れる, 出せる: Sudachi normalizes it to 話す): "can do"."""
+    lemma, base = token.lemma, token.normalized
+    if token.pos[0] != "動詞" or len(lemma) != len(base) + 1 or not base or lemma[:-2] != base[:-1]:
+        return False
+    row = _U_ROW.find(base[-1])
+    hedge = lemma in _HEDGE_VERBS or lemma in _EVIDENTIAL or base in _HEDGE_VERBS  # 言える, 思える: not "can"
+    return row >= 0 and lemma.endswith(_E_ROW[row] + "る") and not hedge
+
+
+def _problem_stem(token: Token, lex: Lexicon) -> bool:
+    """A noun that is the stem of a problem verb (途切れ, 淀み, 詰まり): a problem noun."""
+    word = token.surface
+    if token.pos[0] != "名詞" or len(word) < 2:
+        return False
+    row = _I_ROW.find(word[-1])
+    return word + "る" in lex.problem_verbs or (row >= 0 and word[:-1] + _U_ROW[row] in lex.problem_verbs)
 
 
 def _after_te(tokens: Sequence[Token], j: int) -> bool:
@@ -186,7 +213,7 @@ def _in_words(token: Token, words: frozenset[str]) -> bool:
 def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
     text = "".join(t.surface for t in tokens)
     if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
-           for t in tokens) or any(w in text for w in negative) \
+           or _problem_stem(t, lex) for t in tokens) or any(w in text for w in negative) \
             or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2):
         return -1
     last = tokens[-1] if tokens else None
@@ -213,6 +240,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
     acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
+    if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
+        particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
     k = head
     while True:
         k -= 1
@@ -224,8 +253,12 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
             start -= 1
         scope = tokens[k - 1].pos[0] == "助詞" and particles is _SUBJECT_PARTICLES  # 今回のコードでは
-        if not (scope or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
+        once = tokens[k].surface == "も" and (tokens[end - 1].pos[1] == "数詞" or tokens[end - 1].surface in _ONCE)
+        if not (scope or once or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
             break  # 癖は今回は見られなかった: the subject is 癖, not 今回
+    if tokens[start].pos[0] == "接尾辞" and tokens[start].surface in ("さ", "み") and start >= 1 \
+            and tokens[start - 1].pos[0] in ("形容詞", "形状詞"):
+        start -= 1  # 美しさ, 弱さ: as good or bad as the adjective
     if tokens[end - 1].surface.endswith(tuple(lex.count_nouns)):  # ミスの頻度: what it counts, first
         counted = _count_polarity(tokens, start, lex, negative)
         if counted:
@@ -233,6 +266,9 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     polarity = _noun_polarity(tokens[start:end], lex, negative)
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
         polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
+    room = _lemma_in(tokens[end - 1], lex.room_nouns)
+    if (not polarity or room) and start >= 1 and tokens[start - 1].pos[0] in ("動詞", "形容詞", "助動詞"):
+        return _relative(tokens[:start], negative)  # 集中が続く時間, 口を挟む隙
     if polarity or start == 0:
         return polarity
     before = tokens[start - 1]
@@ -240,6 +276,12 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
         return -1  # 無駄な力み, 焦がすこと, 遮ること
     return 0
+
+
+def _relative(tokens: Sequence[Token], negative: Sequence[str]) -> int:
+    """The polarity of a relative clause that ends just before its noun (粘り強く考える時間: good)."""
+    reading = read_clause(tokens, negative)
+    return 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
 
 
 def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
@@ -267,22 +309,33 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return 1, True
     if t.lemma in _LEAVE and subject < 0:
         return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease
+    if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
+        return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
-        return subject, False
+        return (1 if _potential(t) and not subject else subject), False  # 声を出せている: "can"
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         return (-subject if subject else 1 if t.lemma in ("減る", "減少", "短縮") else 0), True
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
+    if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
+        grew = chain.came or (chain.past and not chain.progressive)
+        return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
+    if _lemma_in(t, lex.event_verbs):
+        return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
     if _lemma_in(t, lex.existence_verbs):
         return subject, False
+    if _potential(t) and not (head >= 1 and tokens[head - 1].surface == "が"):
+        return 1, False  # 主導権を握れている, 相手を崩せる: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
         return scalar, False
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
+        if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
+            return 1, False  # 直すことができている: "can do"
         return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
@@ -314,12 +367,46 @@ def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
     for i in range(len(tokens) - 1):
         t, nxt = tokens[i], tokens[i + 1]
         adverbial = (nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞")) or (
-            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号")
+            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号") or (
+            nxt.surface in ("て", "で") and t.pos[0] == "動詞") or (  # 落ち着いて話せている
+            nxt.lemma in ("する", "為る") and i + 2 < len(tokens) and tokens[i + 2].surface == "て")  # 集中して
         between = tokens[i + 1 :]  # 正しく理解できていない場面がある: the manner of another verb
-        if adverbial and _lemma_in(t, lex.positive_states) and not any(
+        good = _lemma_in(t, lex.positive_states) or _lemma_in(t, lex.positive_nouns)
+        if adverbial and good and not any(
                 (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
+
+
+def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """An adverbial bad state before a neutral verb head (無理に取ろうとしている, 雑に引いている)."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        adverbial = nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞") and t.pos[0] in ("形状詞", "名詞")
+        between = tokens[i + 1 :]
+        if adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)) and not any(
+                (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
+            return True
+    return False
+
+
+def _manner(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str],
+            change: bool) -> tuple[int, bool]:
+    """How a neutral, un-negated head is done: without a problem (ペースを落とさずに泳げた) or in a
+    good manner (きれいに作れている, 集中して弾けている: a manner, not a change) is praise, in a bad
+    one (無理に) a problem."""
+    if _without_problem(tokens[:head], lex, negative):
+        return 1, change
+    if not _verbal(tokens, head):
+        return 0, change
+    if _good_manner(tokens[:head], lex):
+        return 1, False
+    return (-1 if _bad_manner(tokens[:head], lex) else 0), change
+
+
+def _this_time(tokens: Sequence[Token]) -> bool:
+    """今回は / 今日は: this session, set against the earlier ones."""
+    return any(t.surface in _THIS_TIME and n.surface == "は" for t, n in pairwise(tokens))
 
 
 def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
@@ -331,9 +418,13 @@ def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
     for i, t in enumerate(tokens):
-        if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
+        if t.lemma in ("比べる", "比較") and any(x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
+            return True  # 前回と比べて; not 周りと比べて (other people)
+        if t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
+        if t.surface in _SINCE and nxt == "から":  # 前回から一度も起きていない
+            return True
         if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど", "同様"):  # 前回より; not 最初から, 前に
             return True
         after = tokens[i + 2].lemma if i + 2 < len(tokens) else ""
@@ -356,25 +447,26 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
+    absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
-        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive):
+        joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
+        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
         change |= chain.no_longer
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
         return "problem"  # まだ結論が最後に来る
-    if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
-        polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
-    elif polarity == 0 and not chain.negations and _verbal(tokens, head) and _good_manner(tokens[:head], lex):
-        polarity, change = 1, False  # きれいに作れている, 自然に取れていた (a manner, not a change)
+    if polarity == 0 and not chain.negations:
+        polarity, change = _manner(tokens, head, lex, negative, change)
     if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
     known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
     if polarity == 0 and compares and known and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
         return "better"  # 前回に比べて保留時間が短くなった
     if polarity > 0:
-        return "better" if change or compares or chain.became or chain.came else "praise"
+        changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
+        return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
 
 
@@ -391,6 +483,17 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
     return joint and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
 
+def _ends_predicate(tokens: Sequence[Token]) -> bool:
+    """A pause (a space where the normalizer dropped a 、) after a predicate ends a clause
+    (濃くなり、素材の…); after a particle or a noun it does not (合図が、適切な… / 今回、…)."""
+    if not tokens:
+        return False
+    last = tokens[-1]
+    if last.pos[0] == "助詞":
+        return last.pos[1] == "接続助詞"  # 取れてきて、
+    return last.pos[0] in ("動詞", "形容詞", "助動詞")
+
+
 def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     out, start = [], 0
     for i, t in enumerate(tokens):
@@ -398,7 +501,8 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
         if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
             out.append(tokens[start : i + 1])
             start = i + 1
-        elif t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
+        elif (t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．")) or (
+                t.pos[0] == "空白" and _ends_predicate(tokens[start:i])):
             if i > start:
                 out.append(tokens[start:i])
             start = i + 1
@@ -407,9 +511,33 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     return out
 
 
+def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
+    """A former state in a relative clause, then how it is now (以前は遅れがちだった合図が、…出せて
+    いる): a former problem now not a problem is progress, a former good state now not good a problem."""
+    lex = lexicon()
+    topic = next((i for i in range(len(tokens) - 1)
+                  if tokens[i].surface in lex.past_words and tokens[i + 1].surface == "は"), None)
+    if topic is None:
+        return None
+    for j in range(topic + 2, len(tokens) - 1):
+        nxt = tokens[j + 1]
+        if tokens[j].lemma == "た" and tokens[j].pos[0] == "助動詞" and (
+                nxt.pos[0] == "名詞" or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
+            before, now = read_clause(tokens[topic + 2 : j + 1], negative), read_clauses(tokens[j + 1 :], negative)
+            if before == "problem" and now != "problem":
+                return "better"
+            if before in ("praise", "better") and now not in ("praise", "better"):
+                return "problem"
+            return None
+    return None
+
+
 def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
     """The reading of a main clause: its last coordinate clause decides, unless an earlier one
     reads as a problem (音色はきれいで、タッチが弱い)."""
+    former = _former(tokens, negative)
+    if former is not None:
+        return former
     comp = _compares(tokens, lexicon()) or bool(compares)
     parts = _clauses(tokens)
     if not parts:
@@ -418,6 +546,8 @@ def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
     if last != "problem" and "problem" in earlier:
         return "problem"
+    if last == "praise" and "better" in earlier:
+        return "better"  # 言い間違いが減り、スムーズに唱えられている
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
