@@ -103,6 +103,18 @@ def _potential(token: Token) -> bool:
     return row >= 0 and lemma.endswith(_E_ROW[row] + "る") and not hedge
 
 
+def _can_form(token: Token) -> bool:
+    """A verb that says "can" (a potential form, or one Sudachi keeps whole: 弾ける beside 弾く)."""
+    if _potential(token):
+        return True
+    lemma = token.lemma
+    row = _E_ROW.find(lemma[-2]) if len(lemma) >= 3 and lemma.endswith("る") else -1
+    if token.pos[0] != "動詞" or row < 0 or lemma != token.normalized:
+        return False
+    base = analyze(lemma[:-2] + _U_ROW[row])
+    return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row]
+
+
 def _problem_stem(token: Token, lex: Lexicon) -> bool:
     """A noun that is the stem of a problem verb (途切れ, 淀み, 詰まり): a problem noun."""
     word = token.surface
@@ -203,6 +215,8 @@ def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
     t = tokens[j]
     if t.lemma in ("する", "為る") and j >= 1 and tokens[j - 1].pos[0] in ("名詞", "副詞", "形状詞"):
         j -= 1  # 改善した, 遅刻する, はっきりしている: the noun is the head
+    elif t.lemma in ("できる", "出来る") and j >= 1 and _lemma_in(tokens[j - 1], lexicon().better_words):
+        j -= 1  # 克服できている: the word of progress is the head
     return j, chain
 
 
@@ -292,11 +306,18 @@ def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
     return None
 
 
+def _no_more(tokens: Sequence[Token], head: int) -> bool:
+    """もう before the head: 「もう〜ない」 says "no longer" (not もう少し, もう一度)."""
+    return any(t.surface == "もう" and (i + 1 >= head or tokens[i + 1].surface not in ("少し", "ちょっと", "一度", "一歩",
+                                                                                     "一つ", "少々"))
+               for i, t in enumerate(tokens[:head]))
+
+
 def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
     """The head's polarity before negation, and whether the head itself says a change."""
     t = tokens[head]
     if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
-        return subject, False
+        return subject, _no_more(tokens, head)
     if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
             and tokens[head - 2].surface in ("身", "板", "様"):
         return 1, True  # 身についてきた, 板についてきた
@@ -307,8 +328,9 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
-    if t.lemma in _LEAVE and subject < 0:
-        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease
+    relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
+    if t.lemma in _LEAVE and (subject < 0 or (relaxed and not subject)):
+        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
     if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
         return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
@@ -316,7 +338,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
-        return (-subject if subject else 1 if t.lemma in ("減る", "減少", "短縮") else 0), True
+        default = 1 if t.lemma in ("減る", "減少", "短縮") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
     if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
@@ -399,9 +422,9 @@ def _manner(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence
         return 1, change
     if not _verbal(tokens, head):
         return 0, change
-    if _good_manner(tokens[:head], lex):
+    if _good_manner(tokens[: head + 1], lex):  # 正しく使い分けられている: the adverb just before the head
         return 1, False
-    return (-1 if _bad_manner(tokens[:head], lex) else 0), change
+    return (-1 if _bad_manner(tokens[: head + 1], lex) else 0), change
 
 
 def _this_time(tokens: Sequence[Token]) -> bool:
@@ -445,25 +468,34 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
+    if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and tokens[head - 1].pos[0] in (
+            "動詞", "形容詞", "助動詞"):
+        reading = read_clause(tokens[:head], negative)  # 意図の伝わるものになった, 気にならない程度になった
+        polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
+        change |= reading == "better"
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive or joined):
+        movement = verb and not _can_form(tokens[head])  # 弾けなくなった: no longer able
+        if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
+                chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
-        change |= chain.no_longer
+        change |= chain.no_longer or _no_more(tokens, head)
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
         return "problem"  # まだ結論が最後に来る
     if polarity == 0 and not chain.negations:
         polarity, change = _manner(tokens, head, lex, negative, change)
     if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
-    known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
-    if polarity == 0 and compares and known and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
-        return "better"  # 前回に比べて保留時間が短くなった
+    scalar = _scalar(tokens[head], 0, lex) is not None
+    continuing = any(t.surface in _CONTINUING or t.lemma in _CONTINUING for t in tokens)
+    grows = _lemma_in(tokens[head], lex.growth_verbs) and tokens[head].lemma != "上がる"  # 先週より伸びている
+    if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows):
+        return "better"  # 前回に比べて保留時間が短くなった; not 相変わらず語尾が伸びている, 前回より肘が下がってきた
     if polarity > 0:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
@@ -489,6 +521,8 @@ def _ends_predicate(tokens: Sequence[Token]) -> bool:
     if not tokens:
         return False
     last = tokens[-1]
+    if last.surface in _CONTINUING:
+        return False  # 引き続き、…: an adverb, though Sudachi reads a verb
     if last.pos[0] == "助詞":
         return last.pos[1] == "接続助詞"  # 取れてきて、
     return last.pos[0] in ("動詞", "形容詞", "助動詞")
