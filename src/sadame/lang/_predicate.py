@@ -63,7 +63,7 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: 今回は / 今日は: a topic that contrasts this session with the earlier ones.
-_THIS_TIME = frozenset({"今回", "今日", "本日"})
+_THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
 #: Past words that say "since then" with から (前回から一度も起きていない); not 最初から.
 _SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
 #: 一度も, 一回も: "not even once", never a subject.
@@ -87,19 +87,22 @@ class _Chain:
     evidential: bool = False
     #: negated, then なる: 〜なくなった (no longer)
     no_longer: bool = False
+    #: 〜られる after the head (始められている): passive or "can"
+    rareru: bool = False
 
 
 def _lemma_in(token: Token, words: frozenset[str]) -> bool:
     return token.lemma in words or token.normalized in words or token.surface in words
 
 
-def _potential(token: Token) -> bool:
-    """A godan verb's potential form (話せる, 握れる, 出せる: Sudachi normalizes it to 話す): "can do"."""
+def _potential(token: Token, quoted: bool = False) -> bool:
+    """A godan verb's potential form (話せる, 握れる, 出せる: Sudachi normalizes it to 話す): "can do";
+    not 思える, nor 言える after a quotation (``quoted``: 〜と言える)."""
     lemma, base = token.lemma, token.normalized
     if token.pos[0] != "動詞" or len(lemma) != len(base) + 1 or not base or lemma[:-2] != base[:-1]:
         return False
     row = _U_ROW.find(base[-1])
-    hedge = lemma in _HEDGE_VERBS or lemma in _EVIDENTIAL or base in _HEDGE_VERBS  # 言える, 思える: not "can"
+    hedge = lemma in _EVIDENTIAL or ((lemma in _HEDGE_VERBS or base in _HEDGE_VERBS) and (quoted or base != "言う"))
     return row >= 0 and lemma.endswith(_E_ROW[row] + "る") and not hedge
 
 
@@ -147,6 +150,7 @@ def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         chain.negations += negator
         chain.no_longer |= negator and chain.became
         chain.past |= t.lemma == "た"
+        chain.rareru |= t.lemma == "られる"
         return True
     if kind == "形容詞" and t.pos[1] == "非自立可能" and t.lemma in ("ない", "無い"):
         if j >= 1 and tokens[j - 1].surface in _SUBJECT_PARTICLES | {"の"} and tokens[j - 1].pos[0] == "助詞":
@@ -267,7 +271,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
             start -= 1
         scope = tokens[k - 1].pos[0] == "助詞" and particles is _SUBJECT_PARTICLES  # 今回のコードでは
-        once = tokens[k].surface == "も" and (tokens[end - 1].pos[1] == "数詞" or tokens[end - 1].surface in _ONCE)
+        once = tokens[k].surface == "も" and (any(x.pos[1] == "数詞" for x in tokens[start:end])
+                                              or tokens[end - 1].surface in _ONCE)
         if not (scope or once or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
             break  # 癖は今回は見られなかった: the subject is 癖, not 今回
     if tokens[start].pos[0] == "接尾辞" and tokens[start].surface in ("さ", "み") and start >= 1 \
@@ -304,6 +309,16 @@ def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
         if default is not None:
             return sign * subject if subject else default
     return None
+
+
+def _object_of(tokens: Sequence[Token], head: int) -> bool:
+    """The head has its own object (準備を早めに始められている; not 手元を見る癖は…見られなかった)."""
+    for x in reversed(tokens[:head]):
+        if x.pos[0] == "助詞" and x.surface in _SUBJECT_PARTICLES:
+            return False
+        if x.pos[0] == "助詞" and x.surface == "を":
+            return True
+    return False
 
 
 def _no_more(tokens: Sequence[Token], head: int) -> bool:
@@ -349,7 +364,9 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
     if _lemma_in(t, lex.existence_verbs):
         return subject, False
-    if _potential(t) and not (head >= 1 and tokens[head - 1].surface == "が"):
+    quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
+    able = _potential(t, quoted) or (chain.rareru and t.pos[0] == "動詞" and _object_of(tokens, head))
+    if able and not (head >= 1 and tokens[head - 1].surface == "が"):
         return 1, False  # 主導権を握れている, 相手を崩せる: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
@@ -463,6 +480,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if found is None:
         return None
     head, chain = found
+    if _suggestion(tokens, head):
+        return "problem"  # 声を張れるとよい: what is still to do
     if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
                            for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
@@ -500,6 +519,22 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
+
+
+def _suggestion(tokens: Sequence[Token], head: int) -> bool:
+    """A suggestion (〜とよい, 〜ばいい, 〜ほうがよい, 〜てほしい, 〜べき, 〜ましょう): work still to do."""
+    t = tokens[head]
+    k = head - 1
+    while k >= 0 and tokens[k].surface in ("なお", "さらに", "更に", "もっと", "より"):
+        k -= 1
+    before = tokens[k] if k >= 0 else None
+    if t.lemma in ("良い", "よい", "いい") and before is not None and (
+            (before.surface in ("と", "ば", "たら", "なら") and before.pos[0] in ("助詞", "助動詞"))
+            or (before.surface == "が" and k >= 1 and tokens[k - 1].lemma in ("ほう", "方"))):
+        return True
+    if t.lemma in ("欲しい", "ほしい") and before is not None and before.surface in ("て", "で"):
+        return True
+    return any(x.lemma in ("べし", "べき") or (x.lemma == "ます" and x.surface == "ましょう") for x in tokens[head:])
 
 
 def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
