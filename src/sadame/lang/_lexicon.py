@@ -18,7 +18,7 @@ __all__ = ["LEXICON_FORMAT", "Lexicon", "LexiconError", "lexicon", "parse_lexico
 LEXICON_FORMAT = "sadame.polarity-lexicon/1"
 _LISTS = ("positive_states", "negative_states", "problem_nouns", "positive_nouns", "quality_suffixes",
           "problem_verbs", "better_words", "decrease_verbs", "increase_verbs", "existence_verbs",
-          "decrease_transitive", "cause_verbs", "count_nouns", "growth_verbs", "event_verbs", "room_nouns",
+          "decrease_transitive", "cause_verbs", "count_nouns", "growth_verbs", "event_verbs", "room_nouns", "success_verbs",
           "negative_modifiers", "past_words", "return_words")
 _SCALARS = ("scalar_less", "scalar_more")
 
@@ -47,6 +47,7 @@ class Lexicon:
     growth_verbs: frozenset[str]
     event_verbs: frozenset[str]
     room_nouns: frozenset[str]
+    success_verbs: frozenset[str]
     negative_modifiers: frozenset[str]
     past_words: frozenset[str]
     return_words: frozenset[str]

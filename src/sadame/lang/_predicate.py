@@ -115,7 +115,8 @@ def _can_form(token: Token) -> bool:
     if token.pos[0] != "動詞" or row < 0 or lemma != token.normalized:
         return False
     base = analyze(lemma[:-2] + _U_ROW[row])
-    return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row]
+    return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row] \
+        and base[0].pos[4].startswith("五段")  # not 流る (classical) beside 流れる
 
 
 def _problem_stem(token: Token, lex: Lexicon) -> bool:
@@ -321,6 +322,14 @@ def _object_of(tokens: Sequence[Token], head: int) -> bool:
     return False
 
 
+def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The head says something works (声が通る, サーブが入る), not a movement (膝が内側に入る)."""
+    if not _lemma_in(tokens[head], lex.success_verbs):
+        return False
+    directed = head >= 2 and tokens[head - 1].surface in ("に", "へ") and tokens[head].lemma in ("入る", "出る")
+    return not directed
+
+
 def _no_more(tokens: Sequence[Token], head: int) -> bool:
     """もう before the head: 「もう〜ない」 says "no longer" (not もう少し, もう一度)."""
     return any(t.surface == "もう" and (i + 1 >= head or tokens[i + 1].surface not in ("少し", "ちょっと", "一度", "一歩",
@@ -480,8 +489,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if found is None:
         return None
     head, chain = found
-    if _suggestion(tokens, head):
-        return "problem"  # 声を張れるとよい: what is still to do
+    if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
+        return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
                            for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
@@ -498,7 +507,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        movement = verb and not _can_form(tokens[head])  # 弾けなくなった: no longer able
+        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex)  # 弾けなくなった
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
