@@ -345,6 +345,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
             and tokens[head - 2].surface in ("身", "板", "様"):
         return 1, True  # 身についてきた, 板についてきた
+    if t.surface in ("様", "さま", "サマ") and chain.became:
+        return 1, True  # 構えがさまになってきた
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
     if chain.ease:
@@ -371,7 +373,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
     if _lemma_in(t, lex.event_verbs):
         return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
-    if _lemma_in(t, lex.existence_verbs):
+    if _lemma_in(t, lex.existence_verbs) or (t.lemma == "見る" and chain.rareru):  # 見 + られる: 見られる
         return subject, False
     quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
     able = _potential(t, quoted) or (chain.rareru and t.pos[0] == "動詞" and _object_of(tokens, head))
@@ -467,8 +469,11 @@ def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
     for i, t in enumerate(tokens):
-        if t.lemma in ("比べる", "比較") and any(x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
-            return True  # 前回と比べて; not 周りと比べて (other people)
+        if t.lemma in ("比べる", "比較", "違う", "異なる") and any(
+                x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
+            return True  # 前回と比べて, 前回と違って; not 周りと比べて (other people)
+        if t.surface == "嘘" and i + 1 < len(tokens) and tokens[i + 1].surface in ("の", "みたい"):
+            return True  # 以前の硬さが嘘のように
         if t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
@@ -517,7 +522,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # まだ結論が最後に来る
     if polarity == 0 and not chain.negations:
         polarity, change = _manner(tokens, head, lex, negative, change)
-    if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
+    seen = _lemma_in(tokens[head], lex.existence_verbs) or (tokens[head].lemma == "見る" and chain.rareru)
+    if polarity > 0 and seen and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
     scalar = _scalar(tokens[head], 0, lex) is not None
     continuing = any(t.surface in _CONTINUING or t.lemma in _CONTINUING for t in tokens)
