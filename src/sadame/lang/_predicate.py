@@ -420,6 +420,7 @@ def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
         adverbial = (nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞")) or (
             t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号") or (
             nxt.surface in ("て", "で") and t.pos[0] == "動詞") or (  # 落ち着いて話せている
+            t.pos[0] == "副詞" and nxt.pos[0] == "動詞") or (  # すらすら出てくる
             nxt.lemma in ("する", "為る") and i + 2 < len(tokens) and tokens[i + 2].surface == "て")  # 集中して
         between = tokens[i + 1 :]  # 正しく理解できていない場面がある: the manner of another verb
         good = _lemma_in(t, lex.positive_states) or _lemma_in(t, lex.positive_nouns)
