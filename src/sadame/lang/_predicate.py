@@ -257,7 +257,8 @@ def _count_polarity(tokens: Sequence[Token], start: int, lex: Lexicon, negative:
 def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> int:
     """The polarity of the subject of the head: the noun before the last が/は/も before it
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
-    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
+    passive = head + 1 < len(tokens) and tokens[head + 1].lemma in ("られる", "れる")  # 癖が抑えられ
+    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) and not passive
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
@@ -287,7 +288,7 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
         polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
     room = _lemma_in(tokens[end - 1], lex.room_nouns)
-    if (not polarity or room) and start >= 1 and tokens[start - 1].pos[0] in ("動詞", "形容詞", "助動詞"):
+    if (not polarity or room) and start >= 1 and _adnominal(tokens[start - 1]):
         return _relative(tokens[:start], negative)  # 集中が続く時間, 口を挟む隙
     if polarity or start == 0:
         return polarity
@@ -296,6 +297,11 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
         return -1  # 無駄な力み, 焦がすこと, 遮ること
     return 0
+
+
+def _adnominal(token: Token) -> bool:
+    """``token`` can end a relative clause before a noun (続く, 多い, た, 書きやすい's やすい)."""
+    return token.pos[0] in ("動詞", "形容詞", "助動詞") or (token.pos[0] == "接尾辞" and token.pos[1] == "形容詞的")
 
 
 def _relative(tokens: Sequence[Token], negative: Sequence[str]) -> int:
@@ -345,6 +351,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
             and tokens[head - 2].surface in ("身", "板", "様"):
         return 1, True  # 身についてきた, 板についてきた
+    if t.pos[0] == "名詞" and chain.became and _lemma_in(t, lex.positive_nouns):
+        return 1, True  # 〜することが習慣になってきた
     if t.surface in ("様", "さま", "サマ") and chain.became:
         return 1, True  # 構えがさまになってきた
     if t.surface == "気" and chain.became:
@@ -458,7 +466,9 @@ def _manner(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence
 
 def _this_time(tokens: Sequence[Token]) -> bool:
     """今回は / 今日は: this session, set against the earlier ones."""
-    return any(t.surface in _THIS_TIME and n.surface == "は" for t, n in pairwise(tokens))
+    scoped = any(t.surface in ("では", "は") for t in tokens)  # 今回の演習では
+    return any(t.surface in _THIS_TIME and (n.surface == "は" or (n.surface == "の" and scoped))
+               for t, n in pairwise(tokens))
 
 
 def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
@@ -502,8 +512,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
-    if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and tokens[head - 1].pos[0] in (
-            "動詞", "形容詞", "助動詞"):
+    if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
         reading = read_clause(tokens[:head], negative)  # 意図の伝わるものになった, 気にならない程度になった
         polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
         change |= reading == "better"
