@@ -62,6 +62,8 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: Verbs that frame an opinion (〜と思う, 〜と感じる); negated they are hedges (〜とは思えない).
+_OPINION = frozenset({"思う", "感じる", "考える", "見る", "言える"})
 #: 今回は / 今日は: a topic that contrasts this session with the earlier ones.
 _THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
 #: Past words that say "since then" with から (前回から一度も起きていない); not 最初から.
@@ -200,6 +202,8 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma in ("わけ", "訳") and chain.negations:
         return True
+    if t.lemma in _OPINION and not chain.negations and j >= 2 and tokens[j - 1].surface == "と":
+        return True  # 安定してきたと思います: the opinion frames the clause before と
     return _is_hedge(tokens, j, chain)
 
 
@@ -372,7 +376,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
-        default = 1 if t.lemma in ("減る", "減少", "短縮") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
