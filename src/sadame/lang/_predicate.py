@@ -63,6 +63,8 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: Verbs that frame an opinion (〜と思う, 〜と感じる); negated they are hedges (〜とは思えない).
+#: How many tokens before a noun its relative clause is read from (each nested one is shorter).
+_RELATIVE_WINDOW = 24
 _OPINION = frozenset({"思う", "感じる", "考える", "見る", "言える"})
 #: 今回は / 今日は: a topic that contrasts this session with the earlier ones.
 _THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
@@ -308,9 +310,15 @@ def _adnominal(token: Token) -> bool:
     return token.pos[0] in ("動詞", "形容詞", "助動詞") or (token.pos[0] == "接尾辞" and token.pos[1] == "形容詞的")
 
 
+def _relative_reading(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
+    """The reading of a relative clause that ends just before its noun, from its last
+    :data:`_RELATIVE_WINDOW` tokens (a relative clause is short; the window bounds the nesting)."""
+    return read_clause(tokens[-_RELATIVE_WINDOW:], negative)
+
+
 def _relative(tokens: Sequence[Token], negative: Sequence[str]) -> int:
     """The polarity of a relative clause that ends just before its noun (粘り強く考える時間: good)."""
-    reading = read_clause(tokens, negative)
+    reading = _relative_reading(tokens, negative)
     return 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
 
 
@@ -517,7 +525,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
-        reading = read_clause(tokens[:head], negative)  # 意図の伝わるものになった, 気にならない程度になった
+        reading = _relative_reading(tokens[:head], negative)  # 意図の伝わるものになった, 気にならない程度になった
         polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
         change |= reading == "better"
     if chain.habit:
@@ -621,7 +629,8 @@ def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
         nxt = tokens[j + 1]
         if tokens[j].lemma == "た" and tokens[j].pos[0] == "助動詞" and (
                 nxt.pos[0] == "名詞" or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
-            before, now = read_clause(tokens[topic + 2 : j + 1], negative), read_clauses(tokens[j + 1 :], negative)
+            before = read_clause(tokens[topic + 2 : j + 1], negative)
+            now = _read_parts(tokens[j + 1 :], negative, None)
             if before == "problem" and now != "problem":
                 return "better"
             if before in ("praise", "better") and now not in ("praise", "better"):
@@ -634,8 +643,11 @@ def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares
     """The reading of a main clause: its last coordinate clause decides, unless an earlier one
     reads as a problem (音色はきれいで、タッチが弱い)."""
     former = _former(tokens, negative)
-    if former is not None:
-        return former
+    return former if former is not None else _read_parts(tokens, negative, compares)
+
+
+def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool | None) -> Reading:
+    """:func:`read_clauses` without the former-state contrast (read once, at the top)."""
     comp = _compares(tokens, lexicon()) or bool(compares)
     parts = _clauses(tokens)
     if not parts:
