@@ -36,6 +36,8 @@ class Lexicon:
     problem_nouns: frozenset[str]
     positive_nouns: frozenset[str]
     quality_suffixes: tuple[str, ...]
+    #: Suffixes that make a compound a problem (通信費: a cost)
+    problem_suffixes: tuple[str, ...]
     problem_verbs: frozenset[str]
     better_words: frozenset[str]
     decrease_verbs: frozenset[str]
@@ -76,6 +78,7 @@ def parse_lexicon(text: str) -> Lexicon:
         raise LexiconError(f"polarity lexicon: format must be {LEXICON_FORMAT}")
     lists: dict[str, Any] = {name: frozenset(_words(data, name)) for name in _LISTS}
     lists["quality_suffixes"] = tuple(_words(data, "quality_suffixes"))
+    lists["problem_suffixes"] = tuple(_words(data, "problem_suffixes")) if "problem_suffixes" in data else ()
     lists.update({name: _scalar(data, name) for name in _SCALARS})
     return Lexicon(**lists)
 

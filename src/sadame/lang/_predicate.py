@@ -239,7 +239,8 @@ def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str
     text = "".join(t.surface for t in tokens)
     if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
            or _problem_stem(t, lex) for t in tokens) or any(w in text for w in negative) \
-            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2):
+            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2) \
+            or (text.endswith(lex.problem_suffixes) and len(text) >= 2):
         return -1
     last = tokens[-1] if tokens else None
     if last is None:
@@ -550,12 +551,29 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     scalar = _scalar(tokens[head], 0, lex) is not None
     continuing = any(t.surface in _CONTINUING or t.lemma in _CONTINUING for t in tokens)
     grows = _lemma_in(tokens[head], lex.growth_verbs) and tokens[head].lemma != "上がる"  # 先週より伸びている
-    if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows):
+    fewer = tokens[head].lemma == "少ない" and (chain.became or chain.came) and not chain.negations \
+        and _described(tokens, head)
+    if polarity == 0 and fewer:
+        return "better"  # 言い直す場面が少なくなった: less of something neutral, as 減った
+    if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows
+                                                          or not chain.negations):
         return "better"  # 前回に比べて保留時間が短くなった; not 相変わらず語尾が伸びている, 前回より肘が下がってきた
     if polarity > 0:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
+
+
+def _described(tokens: Sequence[Token], head: int) -> bool:
+    """The subject of the head is a way of acting told by a relative clause (同じ指摘を受けること,
+    語尾で止める言い方), not a plain noun (声かけ: less of it may be a loss)."""
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    start = k
+    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接尾辞"):
+        start -= 1
+    return 0 < start < k and _adnominal(tokens[start - 1])
 
 
 def _suggestion(tokens: Sequence[Token], head: int) -> bool:
