@@ -72,6 +72,11 @@ _THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
 _SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
 #: 一度も, 一回も: "not even once", never a subject.
 _ONCE = frozenset({"一度", "一回", "一つ", "ひとつ", "一切", "何", "誰", "一人", "一本", "一箇所", "一か所"})
+#: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
+_NOT_STEMS = frozenset({"戻り"})
+#: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
+_QUICK = frozenset({"速い", "早い", "素早い"})
+_PACE = ("スピード", "テンポ", "ペース", "速度", "速さ", "話し方", "口調", "呼吸", "息", "リズム", "拍", "展開", "語尾")
 _U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
 
 
@@ -129,6 +134,8 @@ def _problem_stem(token: Token, lex: Lexicon) -> bool:
     if token.pos[0] != "名詞" or len(word) < 2:
         return False
     row = _I_ROW.find(word[-1])
+    if word in _NOT_STEMS:
+        return False
     return word + "る" in lex.problem_verbs or (row >= 0 and word[:-1] + _U_ROW[row] in lex.problem_verbs)
 
 
@@ -553,6 +560,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     grows = _lemma_in(tokens[head], lex.growth_verbs) and tokens[head].lemma != "上がる"  # 先週より伸びている
     fewer = tokens[head].lemma == "少ない" and (chain.became or chain.came) and not chain.negations \
         and _described(tokens, head)
+    if polarity == 0 and _quicker(tokens, head, chain):
+        return "better"  # 切り替えが速くなった; not テンポが速くなった
     if polarity == 0 and fewer:
         return "better"  # 言い直す場面が少なくなった: less of something neutral, as 減った
     if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows
@@ -562,6 +571,16 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
+
+
+def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
+    """An action became quicker (反応が速くなってきた), not a pace (話すテンポが早くなった)."""
+    if tokens[head].lemma not in _QUICK or not (chain.became or chain.came) or chain.negations:
+        return False
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    return k >= 1 and not tokens[k - 1].surface.endswith(_PACE)
 
 
 def _described(tokens: Sequence[Token], head: int) -> bool:
