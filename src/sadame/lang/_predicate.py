@@ -72,6 +72,8 @@ _THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
 _SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
 #: 一度も, 一回も: "not even once", never a subject.
 _ONCE = frozenset({"一度", "一回", "一つ", "ひとつ", "一切", "何", "誰", "一人", "一本", "一箇所", "一か所"})
+#: Directions: 後ろに, 内側へ make a movement of what follows, not a success.
+_DIRECTIONS = frozenset({"後ろ", "前", "上", "下", "横", "内側", "外側", "手前", "奥", "左", "右"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
 _NOT_STEMS = frozenset({"戻り"})
 #: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
@@ -252,7 +254,8 @@ def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str
     last = tokens[-1] if tokens else None
     if last is None:
         return 0
-    quality = last.surface.endswith(lex.quality_suffixes) and len(text) >= 2 and last.lemma != "力み"
+    quality = (last.surface.endswith(lex.quality_suffixes) or text.endswith(lex.quality_suffixes)) \
+        and len(text) >= 2 and last.lemma != "力み"  # 正答 + 率: a suffix over two tokens
     return 1 if quality or any(_lemma_in(t, lex.positive_nouns) or _lemma_in(t, lex.positive_states)
                                for t in tokens) else 0
 
@@ -533,7 +536,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
-        reading = _relative_reading(tokens[:head], negative)  # 意図の伝わるものになった, 気にならない程度になった
+        reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
         polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
         change |= reading == "better"
     if chain.habit:
@@ -565,12 +568,27 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and fewer:
         return "better"  # 言い直す場面が少なくなった: less of something neutral, as 減った
     if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows
-                                                          or not chain.negations):
+                                                          or _achieved(tokens, head, chain, lex)):
         return "better"  # 前回に比べて保留時間が短くなった; not 相変わらず語尾が伸びている, 前回より肘が下がってきた
     if polarity > 0:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
+
+
+def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """A predicate that says something is done or works, not merely happens: a passive or "can"
+    (伝えられている, 統一されている) or a success verb (目が届いている, 間に合っている); 後ろに体重が
+    乗っている, 肩が上がっている, 言葉を探している say nothing of progress, even after 前回より."""
+    if chain.negations:
+        return False
+    after = tokens[head + 1 :]
+    made = tokens[head].pos[0] == "名詞" or (
+        tokens[head].lemma in ("する", "為る") and head >= 1 and tokens[head - 1].pos[0] == "名詞")  # 統一されている
+    passive = any(t.lemma == "られる" for t in after) or (made and any(t.lemma == "れる" for t in after))
+    directed = any(t.surface in ("に", "へ") and x.surface in _DIRECTIONS
+                   for x, t in pairwise(tokens[: head + 1]))  # 後ろに体重が乗っている
+    return passive or _potential(tokens[head]) or (_success(tokens, head, lex) and not directed)
 
 
 def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
