@@ -561,12 +561,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     scalar = _scalar(tokens[head], 0, lex) is not None
     continuing = any(t.surface in _CONTINUING or t.lemma in _CONTINUING for t in tokens)
     grows = _lemma_in(tokens[head], lex.growth_verbs) and tokens[head].lemma != "上がる"  # 先週より伸びている
-    fewer = tokens[head].lemma == "少ない" and (chain.became or chain.came) and not chain.negations \
-        and _described(tokens, head)
     if polarity == 0 and _quicker(tokens, head, chain):
         return "better"  # 切り替えが速くなった; not テンポが速くなった
-    if polarity == 0 and fewer:
-        return "better"  # 言い直す場面が少なくなった: less of something neutral, as 減った
     if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows
                                                           or _achieved(tokens, head, chain, lex)):
         return "better"  # 前回に比べて保留時間が短くなった; not 相変わらず語尾が伸びている, 前回より肘が下がってきた
@@ -598,19 +594,8 @@ def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
     k = head - 1
     while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
         k -= 1
-    return k >= 1 and not tokens[k - 1].surface.endswith(_PACE)
-
-
-def _described(tokens: Sequence[Token], head: int) -> bool:
-    """The subject of the head is a way of acting told by a relative clause (同じ指摘を受けること,
-    語尾で止める言い方), not a plain noun (声かけ: less of it may be a loss)."""
-    k = head - 1
-    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
-        k -= 1
-    start = k
-    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接尾辞"):
-        start -= 1
-    return 0 < start < k and _adnominal(tokens[start - 1])
+    noun = k >= 1 and tokens[k - 1].pos[0] == "名詞" and tokens[k - 1].lemma not in ("こと", "事", "の")
+    return noun and not tokens[k - 1].surface.endswith(_PACE)  # not 諦めるのが早くなった
 
 
 def _suggestion(tokens: Sequence[Token], head: int) -> bool:
