@@ -388,6 +388,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
     if t.lemma in _LEAVE and (subject < 0 or (relaxed and not subject)):
         return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
+    if t.lemma in ("取れる", "とれる") and not subject and (chain.came or chain.past) and tokens[head - 1].surface == "が":
+        return 1, True  # 声のこもりが取れてきた, バランスが取れてきた: gone, or achieved
     if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
         return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
