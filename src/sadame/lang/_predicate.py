@@ -626,7 +626,14 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
-    return joint and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
+    return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+
+
+def _lexicon_change(token: Token) -> bool:
+    """A verb of decrease, increase or growth: an adjective in 〜く before it says how much."""
+    lex = lexicon()
+    return _lemma_in(token, lex.decrease_verbs | lex.increase_verbs | lex.growth_verbs | lex.better_words)
 
 
 def _ends_predicate(tokens: Sequence[Token]) -> bool:
