@@ -72,6 +72,9 @@ _THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
 _SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
 #: 一度も, 一回も: "not even once", never a subject.
 _ONCE = frozenset({"一度", "一回", "一つ", "ひとつ", "一切", "何", "誰", "一人", "一本", "一箇所", "一か所"})
+#: Verbs of settling into a good state: in the continuative (呼吸が整い、) they tell a change.
+_SETTLE = frozenset({"変わる", "整う", "落ち着く", "揃う", "そろう", "まとまる", "定まる", "締まる", "安定", "早まる",
+                     "深まる", "改善", "向上", "解消"})
 #: Directions: 後ろに, 内側へ make a movement of what follows, not a success.
 _DIRECTIONS = frozenset({"後ろ", "前", "上", "下", "横", "内側", "外側", "手前", "奥", "左", "右"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
@@ -707,10 +710,24 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return "problem"
     if last == "praise" and "better" in earlier:
         return "better"  # 言い間違いが減り、スムーズに唱えられている
+    if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
+            and read_clause(parts[-1], negative, True) in ("better", "praise"):
+        return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _change_clause(tokens: Sequence[Token]) -> bool:
+    """A continuative clause that tells a change (軽くなり、, 呼吸が整い、, 構えが安定し、)."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if len(words) < 2 or not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in words):
+        return False
+    last = words[-1]
+    verb = words[-2] if last.lemma in ("する", "為る") else last
+    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface == last.lemma[:-1] + "い")
+    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE)
 
 
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
