@@ -49,3 +49,10 @@ def test_a_bad_scalar_default_is_a_clear_error() -> None:
     text = (Path(__file__).parents[2] / "src" / "sadame" / "data" / "lang" / "polarity-ja.yaml").read_text("utf-8")
     with pytest.raises(LexiconError, match="scalar_less must map"):
         parse_lexicon(text.replace("小さい: -1", "小さい: 5"))
+
+
+@pytest.mark.parametrize("text", ["人が走る" * 400 + "道が長い", "人が走る道" * 400 + "になった",
+                                  "以前は遅れていた合図が" * 150 + "出せている"])
+def test_nested_relative_clauses_and_former_states_are_bounded(text: str) -> None:
+    # Each relative clause is read from a window before its noun, so nesting cannot exhaust the stack.
+    assert read_clause_text(text) in ("better", "praise", "problem", None)

@@ -18,7 +18,7 @@ __all__ = ["LEXICON_FORMAT", "Lexicon", "LexiconError", "lexicon", "parse_lexico
 LEXICON_FORMAT = "sadame.polarity-lexicon/1"
 _LISTS = ("positive_states", "negative_states", "problem_nouns", "positive_nouns", "quality_suffixes",
           "problem_verbs", "better_words", "decrease_verbs", "increase_verbs", "existence_verbs",
-          "decrease_transitive", "cause_verbs", "count_nouns",
+          "decrease_transitive", "cause_verbs", "count_nouns", "growth_verbs", "event_verbs", "room_nouns", "success_verbs",
           "negative_modifiers", "past_words", "return_words")
 _SCALARS = ("scalar_less", "scalar_more")
 
@@ -36,6 +36,8 @@ class Lexicon:
     problem_nouns: frozenset[str]
     positive_nouns: frozenset[str]
     quality_suffixes: tuple[str, ...]
+    #: Suffixes that make a compound a problem (通信費: a cost)
+    problem_suffixes: tuple[str, ...]
     problem_verbs: frozenset[str]
     better_words: frozenset[str]
     decrease_verbs: frozenset[str]
@@ -44,6 +46,10 @@ class Lexicon:
     decrease_transitive: frozenset[str]
     cause_verbs: frozenset[str]
     count_nouns: frozenset[str]
+    growth_verbs: frozenset[str]
+    event_verbs: frozenset[str]
+    room_nouns: frozenset[str]
+    success_verbs: frozenset[str]
     negative_modifiers: frozenset[str]
     past_words: frozenset[str]
     return_words: frozenset[str]
@@ -72,6 +78,7 @@ def parse_lexicon(text: str) -> Lexicon:
         raise LexiconError(f"polarity lexicon: format must be {LEXICON_FORMAT}")
     lists: dict[str, Any] = {name: frozenset(_words(data, name)) for name in _LISTS}
     lists["quality_suffixes"] = tuple(_words(data, "quality_suffixes"))
+    lists["problem_suffixes"] = tuple(_words(data, "problem_suffixes")) if "problem_suffixes" in data else ()
     lists.update({name: _scalar(data, name) for name in _SCALARS})
     return Lexicon(**lists)
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from sadame.lang._analyzer import Token, analyze
@@ -61,6 +62,27 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: Verbs that frame an opinion (〜と思う, 〜と感じる); negated they are hedges (〜とは思えない).
+#: How many tokens before a noun its relative clause is read from (each nested one is shorter).
+_RELATIVE_WINDOW = 24
+_OPINION = frozenset({"思う", "感じる", "考える", "見る", "言える"})
+#: 今回は / 今日は: a topic that contrasts this session with the earlier ones.
+_THIS_TIME = frozenset({"今回", "今日", "本日", "今週", "今月"})
+#: Past words that say "since then" with から (前回から一度も起きていない); not 最初から.
+_SINCE = frozenset({"前回", "前々回", "先週", "先月", "以前", "昨年", "去年", "前年", "これまで"})
+#: 一度も, 一回も: "not even once", never a subject.
+_ONCE = frozenset({"一度", "一回", "一つ", "ひとつ", "一切", "何", "誰", "一人", "一本", "一箇所", "一か所"})
+#: Verbs of settling into a good state: in the continuative (呼吸が整い、) they tell a change.
+_SETTLE = frozenset({"変わる", "整う", "落ち着く", "揃う", "そろう", "まとまる", "定まる", "締まる", "安定", "早まる",
+                     "深まる", "改善", "向上", "解消"})
+#: Directions: 後ろに, 内側へ make a movement of what follows, not a success.
+_DIRECTIONS = frozenset({"後ろ", "前", "上", "下", "横", "内側", "外側", "手前", "奥", "左", "右"})
+#: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
+_NOT_STEMS = frozenset({"戻り"})
+#: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
+_QUICK = frozenset({"速い", "早い", "素早い"})
+_PACE = ("スピード", "テンポ", "ペース", "速度", "速さ", "話し方", "口調", "呼吸", "息", "リズム", "拍", "展開", "語尾")
+_U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
 
 
 @dataclass
@@ -79,10 +101,47 @@ class _Chain:
     evidential: bool = False
     #: negated, then なる: 〜なくなった (no longer)
     no_longer: bool = False
+    #: 〜られる after the head (始められている): passive or "can"
+    rareru: bool = False
 
 
 def _lemma_in(token: Token, words: frozenset[str]) -> bool:
     return token.lemma in words or token.normalized in words or token.surface in words
+
+
+def _potential(token: Token, quoted: bool = False) -> bool:
+    """A godan verb's potential form (話せる, 握れる, 出せる: Sudachi normalizes it to 話す): "can do";
+    not 思える, nor 言える after a quotation (``quoted``: 〜と言える)."""
+    lemma, base = token.lemma, token.normalized
+    if token.pos[0] != "動詞" or len(lemma) != len(base) + 1 or not base or lemma[:-2] != base[:-1]:
+        return False
+    row = _U_ROW.find(base[-1])
+    hedge = lemma in _EVIDENTIAL or ((lemma in _HEDGE_VERBS or base in _HEDGE_VERBS) and (quoted or base != "言う"))
+    return row >= 0 and lemma.endswith(_E_ROW[row] + "る") and not hedge
+
+
+def _can_form(token: Token) -> bool:
+    """A verb that says "can" (a potential form, or one Sudachi keeps whole: 弾ける beside 弾く)."""
+    if _potential(token):
+        return True
+    lemma = token.lemma
+    row = _E_ROW.find(lemma[-2]) if len(lemma) >= 3 and lemma.endswith("る") else -1
+    if token.pos[0] != "動詞" or row < 0 or lemma != token.normalized:
+        return False
+    base = analyze(lemma[:-2] + _U_ROW[row])
+    return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row] \
+        and base[0].pos[4].startswith("五段")  # not 流る (classical) beside 流れる
+
+
+def _problem_stem(token: Token, lex: Lexicon) -> bool:
+    """A noun that is the stem of a problem verb (途切れ, 淀み, 詰まり): a problem noun."""
+    word = token.surface
+    if token.pos[0] != "名詞" or len(word) < 2:
+        return False
+    row = _I_ROW.find(word[-1])
+    if word in _NOT_STEMS:
+        return False
+    return word + "る" in lex.problem_verbs or (row >= 0 and word[:-1] + _U_ROW[row] in lex.problem_verbs)
 
 
 def _after_te(tokens: Sequence[Token], j: int) -> bool:
@@ -108,6 +167,7 @@ def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         chain.negations += negator
         chain.no_longer |= negator and chain.became
         chain.past |= t.lemma == "た"
+        chain.rareru |= t.lemma == "られる"
         return True
     if kind == "形容詞" and t.pos[1] == "非自立可能" and t.lemma in ("ない", "無い"):
         if j >= 1 and tokens[j - 1].surface in _SUBJECT_PARTICLES | {"の"} and tokens[j - 1].pos[0] == "助詞":
@@ -156,6 +216,8 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma in ("わけ", "訳") and chain.negations:
         return True
+    if t.lemma in _OPINION and not chain.negations and j >= 2 and tokens[j - 1].surface == "と":
+        return True  # 安定してきたと思います: the opinion frames the clause before と
     return _is_hedge(tokens, j, chain)
 
 
@@ -176,6 +238,8 @@ def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
     t = tokens[j]
     if t.lemma in ("する", "為る") and j >= 1 and tokens[j - 1].pos[0] in ("名詞", "副詞", "形状詞"):
         j -= 1  # 改善した, 遅刻する, はっきりしている: the noun is the head
+    elif t.lemma in ("できる", "出来る") and j >= 1 and _lemma_in(tokens[j - 1], lexicon().better_words):
+        j -= 1  # 克服できている: the word of progress is the head
     return j, chain
 
 
@@ -186,13 +250,15 @@ def _in_words(token: Token, words: frozenset[str]) -> bool:
 def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
     text = "".join(t.surface for t in tokens)
     if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
-           for t in tokens) or any(w in text for w in negative) \
-            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2):
+           or _problem_stem(t, lex) for t in tokens) or any(w in text for w in negative) \
+            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2) \
+            or (text.endswith(lex.problem_suffixes) and len(text) >= 2):
         return -1
     last = tokens[-1] if tokens else None
     if last is None:
         return 0
-    quality = last.surface.endswith(lex.quality_suffixes) and len(text) >= 2 and last.lemma != "力み"
+    quality = (last.surface.endswith(lex.quality_suffixes) or text.endswith(lex.quality_suffixes)) \
+        and len(text) >= 2 and last.lemma != "力み"  # 正答 + 率: a suffix over two tokens
     return 1 if quality or any(_lemma_in(t, lex.positive_nouns) or _lemma_in(t, lex.positive_states)
                                for t in tokens) else 0
 
@@ -211,8 +277,11 @@ def _count_polarity(tokens: Sequence[Token], start: int, lex: Lexicon, negative:
 def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> int:
     """The polarity of the subject of the head: the noun before the last が/は/も before it
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
-    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs)
+    passive = head + 1 < len(tokens) and tokens[head + 1].lemma in ("られる", "れる")  # 癖が抑えられ
+    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) and not passive
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
+    if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
+        particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
     k = head
     while True:
         k -= 1
@@ -224,8 +293,13 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞", "代名詞"):
             start -= 1
         scope = tokens[k - 1].pos[0] == "助詞" and particles is _SUBJECT_PARTICLES  # 今回のコードでは
-        if not (scope or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
+        once = tokens[k].surface == "も" and (any(x.pos[1] == "数詞" for x in tokens[start:end])
+                                              or tokens[end - 1].surface in _ONCE)
+        if not (scope or once or (end - start == 1 and tokens[start].surface in _NOW_WORDS)):
             break  # 癖は今回は見られなかった: the subject is 癖, not 今回
+    if tokens[start].pos[0] == "接尾辞" and tokens[start].surface in ("さ", "み") and start >= 1 \
+            and tokens[start - 1].pos[0] in ("形容詞", "形状詞"):
+        start -= 1  # 美しさ, 弱さ: as good or bad as the adjective
     if tokens[end - 1].surface.endswith(tuple(lex.count_nouns)):  # ミスの頻度: what it counts, first
         counted = _count_polarity(tokens, start, lex, negative)
         if counted:
@@ -233,6 +307,9 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     polarity = _noun_polarity(tokens[start:end], lex, negative)
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
         polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
+    room = _lemma_in(tokens[end - 1], lex.room_nouns)
+    if (not polarity or room) and start >= 1 and _adnominal(tokens[start - 1]):
+        return _relative(tokens[:start], negative)  # 集中が続く時間, 口を挟む隙
     if polarity or start == 0:
         return polarity
     before = tokens[start - 1]
@@ -240,6 +317,23 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
         return -1  # 無駄な力み, 焦がすこと, 遮ること
     return 0
+
+
+def _adnominal(token: Token) -> bool:
+    """``token`` can end a relative clause before a noun (続く, 多い, た, 書きやすい's やすい)."""
+    return token.pos[0] in ("動詞", "形容詞", "助動詞") or (token.pos[0] == "接尾辞" and token.pos[1] == "形容詞的")
+
+
+def _relative_reading(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
+    """The reading of a relative clause that ends just before its noun, from its last
+    :data:`_RELATIVE_WINDOW` tokens (a relative clause is short; the window bounds the nesting)."""
+    return read_clause(tokens[-_RELATIVE_WINDOW:], negative)
+
+
+def _relative(tokens: Sequence[Token], negative: Sequence[str]) -> int:
+    """The polarity of a relative clause that ends just before its noun (粘り強く考える時間: good)."""
+    reading = _relative_reading(tokens, negative)
+    return 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
 
 
 def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
@@ -250,14 +344,43 @@ def _scalar(token: Token, subject: int, lex: Lexicon) -> int | None:
     return None
 
 
+def _object_of(tokens: Sequence[Token], head: int) -> bool:
+    """The head has its own object (準備を早めに始められている; not 手元を見る癖は…見られなかった)."""
+    for x in reversed(tokens[:head]):
+        if x.pos[0] == "助詞" and x.surface in _SUBJECT_PARTICLES:
+            return False
+        if x.pos[0] == "助詞" and x.surface == "を":
+            return True
+    return False
+
+
+def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The head says something works (声が通る, サーブが入る), not a movement (膝が内側に入る)."""
+    if not _lemma_in(tokens[head], lex.success_verbs):
+        return False
+    directed = head >= 2 and tokens[head - 1].surface in ("に", "へ") and tokens[head].lemma in ("入る", "出る")
+    return not directed
+
+
+def _no_more(tokens: Sequence[Token], head: int) -> bool:
+    """もう before the head: 「もう〜ない」 says "no longer" (not もう少し, もう一度)."""
+    return any(t.surface == "もう" and (i + 1 >= head or tokens[i + 1].surface not in ("少し", "ちょっと", "一度", "一歩",
+                                                                                     "一つ", "少々"))
+               for i, t in enumerate(tokens[:head]))
+
+
 def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
     """The head's polarity before negation, and whether the head itself says a change."""
     t = tokens[head]
     if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
-        return subject, False
+        return subject, _no_more(tokens, head)
     if t.lemma in ("付く", "つく") and head >= 2 and tokens[head - 1].surface == "に" \
             and tokens[head - 2].surface in ("身", "板", "様"):
         return 1, True  # 身についてきた, 板についてきた
+    if t.pos[0] == "名詞" and chain.became and _lemma_in(t, lex.positive_nouns):
+        return 1, True  # 〜することが習慣になってきた
+    if t.surface in ("様", "さま", "サマ") and chain.became:
+        return 1, True  # 構えがさまになってきた
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
     if chain.ease:
@@ -265,24 +388,41 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
-    if t.lemma in _LEAVE and subject < 0:
-        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease
+    relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
+    if t.lemma in _LEAVE and (subject < 0 or (relaxed and not subject)):
+        return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
+    if t.lemma in ("取れる", "とれる") and not subject and (chain.came or chain.past) and tokens[head - 1].surface == "が":
+        return 1, True  # 声のこもりが取れてきた, バランスが取れてきた: gone, or achieved
+    if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
+        return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
-        return subject, False
+        return (1 if _potential(t) and not subject else subject), False  # 声を出せている: "can"
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
-        return (-subject if subject else 1 if t.lemma in ("減る", "減少", "短縮") else 0), True
+        default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):
         return (subject if subject else -1), True
-    if _lemma_in(t, lex.existence_verbs):
+    if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
+        grew = chain.came or (chain.past and not chain.progressive)
+        return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
+    if _lemma_in(t, lex.event_verbs):
+        return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
+    if _lemma_in(t, lex.existence_verbs) or (t.lemma == "見る" and chain.rareru):  # 見 + られる: 見られる
         return subject, False
+    quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
+    able = _potential(t, quoted) or (chain.rareru and t.pos[0] == "動詞" and _object_of(tokens, head))
+    if able and not (head >= 1 and tokens[head - 1].surface == "が"):
+        return 1, False  # 主導権を握れている, 相手を崩せる: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
         return scalar, False
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
+        if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
+            return 1, False  # 直すことができている: "can do"
         return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
@@ -314,12 +454,49 @@ def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
     for i in range(len(tokens) - 1):
         t, nxt = tokens[i], tokens[i + 1]
         adverbial = (nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞")) or (
-            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号")
+            t.pos[0] == "形容詞" and t.surface.endswith("く") and nxt.pos[0] != "補助記号") or (
+            nxt.surface in ("て", "で") and t.pos[0] == "動詞") or (  # 落ち着いて話せている
+            t.pos[0] == "副詞" and nxt.pos[0] == "動詞") or (  # すらすら出てくる
+            nxt.lemma in ("する", "為る") and i + 2 < len(tokens) and tokens[i + 2].surface == "て")  # 集中して
         between = tokens[i + 1 :]  # 正しく理解できていない場面がある: the manner of another verb
-        if adverbial and _lemma_in(t, lex.positive_states) and not any(
+        good = _lemma_in(t, lex.positive_states) or _lemma_in(t, lex.positive_nouns)
+        if adverbial and good and not any(
                 (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
+
+
+def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """An adverbial bad state before a neutral verb head (無理に取ろうとしている, 雑に引いている)."""
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        adverbial = nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞") and t.pos[0] in ("形状詞", "名詞")
+        between = tokens[i + 1 :]
+        if adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)) and not any(
+                (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
+            return True
+    return False
+
+
+def _manner(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str],
+            change: bool) -> tuple[int, bool]:
+    """How a neutral, un-negated head is done: without a problem (ペースを落とさずに泳げた) or in a
+    good manner (きれいに作れている, 集中して弾けている: a manner, not a change) is praise, in a bad
+    one (無理に) a problem."""
+    if _without_problem(tokens[:head], lex, negative):
+        return 1, change
+    if not _verbal(tokens, head):
+        return 0, change
+    if _good_manner(tokens[: head + 1], lex):  # 正しく使い分けられている: the adverb just before the head
+        return 1, False
+    return (-1 if _bad_manner(tokens[: head + 1], lex) else 0), change
+
+
+def _this_time(tokens: Sequence[Token]) -> bool:
+    """今回は / 今日は: this session, set against the earlier ones."""
+    scoped = any(t.surface in ("では", "は") for t in tokens)  # 今回の演習では
+    return any(t.surface in _THIS_TIME and (n.surface == "は" or (n.surface == "の" and scoped))
+               for t, n in pairwise(tokens))
 
 
 def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
@@ -331,9 +508,16 @@ def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
     for i, t in enumerate(tokens):
-        if t.lemma in ("比べる", "比較") or t.surface in _CONTINUING or t.lemma in _CONTINUING:
+        if t.lemma in ("比べる", "比較", "違う", "異なる") and any(
+                x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
+            return True  # 前回と比べて, 前回と違って; not 周りと比べて (other people)
+        if t.surface == "嘘" and i + 1 < len(tokens) and tokens[i + 1].surface in ("の", "みたい"):
+            return True  # 以前の硬さが嘘のように
+        if t.surface in _CONTINUING or t.lemma in _CONTINUING:
             return True
         nxt = tokens[i + 1].surface if i + 1 < len(tokens) else ""
+        if t.surface in _SINCE and nxt == "から":  # 前回から一度も起きていない
+            return True
         if t.surface in lex.past_words and nxt in ("より", "よりも", "ほど", "同様"):  # 前回より; not 最初から, 前に
             return True
         after = tokens[i + 2].lemma if i + 2 < len(tokens) else ""
@@ -349,33 +533,90 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if found is None:
         return None
     head, chain = found
+    if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
+        return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
                            for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
+    if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
+        reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
+        polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
+        change |= reading == "better"
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
+    absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
-        if polarity == 0 and verb and subject <= 0 and chain.no_longer and (chain.past or chain.progressive):
+        joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
+        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex)  # 弾けなくなった
+        if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
+                chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
-        change |= chain.no_longer
+        change |= chain.no_longer or _no_more(tokens, head)
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
         return "problem"  # まだ結論が最後に来る
-    if polarity == 0 and not chain.negations and _without_problem(tokens[:head], lex, negative):
-        polarity = 1  # 最後までペースを落とさずに泳げた, 無理なく声が出ている
-    elif polarity == 0 and not chain.negations and _verbal(tokens, head) and _good_manner(tokens[:head], lex):
-        polarity, change = 1, False  # きれいに作れている, 自然に取れていた (a manner, not a change)
-    if polarity > 0 and _lemma_in(tokens[head], lex.existence_verbs) and _progress_subject(tokens, head, lex):
+    if polarity == 0 and not chain.negations:
+        polarity, change = _manner(tokens, head, lex, negative, change)
+    seen = _lemma_in(tokens[head], lex.existence_verbs) or (tokens[head].lemma == "見る" and chain.rareru)
+    if polarity > 0 and seen and _progress_subject(tokens, head, lex):
         change = True  # 成長が見られる
-    known = tokens[head].pos[0] == "動詞" or _scalar(tokens[head], 0, lex) is not None
-    if polarity == 0 and compares and known and (chain.became or chain.came or tokens[head].pos[0] == "動詞"):
-        return "better"  # 前回に比べて保留時間が短くなった
+    scalar = _scalar(tokens[head], 0, lex) is not None
+    continuing = any(t.surface in _CONTINUING or t.lemma in _CONTINUING for t in tokens)
+    grows = _lemma_in(tokens[head], lex.growth_verbs) and tokens[head].lemma != "上がる"  # 先週より伸びている
+    if polarity == 0 and _quicker(tokens, head, chain):
+        return "better"  # 切り替えが速くなった; not テンポが速くなった
+    if polarity == 0 and compares and not continuing and ((scalar and (chain.became or chain.came)) or grows
+                                                          or _achieved(tokens, head, chain, lex)):
+        return "better"  # 前回に比べて保留時間が短くなった; not 相変わらず語尾が伸びている, 前回より肘が下がってきた
     if polarity > 0:
-        return "better" if change or compares or chain.became or chain.came else "praise"
+        changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
+        return "better" if changed else "praise"
     return "problem" if polarity < 0 else None
+
+
+def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """A predicate that says something is done or works, not merely happens: a passive or "can"
+    (伝えられている, 統一されている) or a success verb (目が届いている, 間に合っている); 後ろに体重が
+    乗っている, 肩が上がっている, 言葉を探している say nothing of progress, even after 前回より."""
+    if chain.negations:
+        return False
+    after = tokens[head + 1 :]
+    made = tokens[head].pos[0] == "名詞" or (
+        tokens[head].lemma in ("する", "為る") and head >= 1 and tokens[head - 1].pos[0] == "名詞")  # 統一されている
+    passive = any(t.lemma == "られる" for t in after) or (made and any(t.lemma == "れる" for t in after))
+    directed = any(t.surface in ("に", "へ") and x.surface in _DIRECTIONS
+                   for x, t in pairwise(tokens[: head + 1]))  # 後ろに体重が乗っている
+    return passive or _potential(tokens[head]) or (_success(tokens, head, lex) and not directed)
+
+
+def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
+    """An action became quicker (反応が速くなってきた), not a pace (話すテンポが早くなった)."""
+    if tokens[head].lemma not in _QUICK or not (chain.became or chain.came) or chain.negations:
+        return False
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    noun = k >= 1 and tokens[k - 1].pos[0] == "名詞" and tokens[k - 1].lemma not in ("こと", "事", "の")
+    return noun and not tokens[k - 1].surface.endswith(_PACE)  # not 諦めるのが早くなった
+
+
+def _suggestion(tokens: Sequence[Token], head: int) -> bool:
+    """A suggestion (〜とよい, 〜ばいい, 〜ほうがよい, 〜てほしい, 〜べき, 〜ましょう): work still to do."""
+    t = tokens[head]
+    k = head - 1
+    while k >= 0 and tokens[k].surface in ("なお", "さらに", "更に", "もっと", "より"):
+        k -= 1
+    before = tokens[k] if k >= 0 else None
+    if t.lemma in ("良い", "よい", "いい") and before is not None and (
+            (before.surface in ("と", "ば", "たら", "なら") and before.pos[0] in ("助詞", "助動詞"))
+            or (before.surface == "が" and k >= 1 and tokens[k - 1].lemma in ("ほう", "方"))):
+        return True
+    if t.lemma in ("欲しい", "ほしい") and before is not None and before.surface in ("て", "で"):
+        return True
+    return any(x.lemma in ("べし", "べき") or (x.lemma == "ます" and x.surface == "ましょう") for x in tokens[head:])
 
 
 def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
@@ -388,7 +629,27 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
-    return joint and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
+    return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
+
+
+def _lexicon_change(token: Token) -> bool:
+    """A verb of decrease, increase or growth: an adjective in 〜く before it says how much."""
+    lex = lexicon()
+    return _lemma_in(token, lex.decrease_verbs | lex.increase_verbs | lex.growth_verbs | lex.better_words)
+
+
+def _ends_predicate(tokens: Sequence[Token]) -> bool:
+    """A pause (a space where the normalizer dropped a 、) after a predicate ends a clause
+    (濃くなり、素材の…); after a particle or a noun it does not (合図が、適切な… / 今回、…)."""
+    if not tokens:
+        return False
+    last = tokens[-1]
+    if last.surface in _CONTINUING:
+        return False  # 引き続き、…: an adverb, though Sudachi reads a verb
+    if last.pos[0] == "助詞":
+        return last.pos[1] == "接続助詞"  # 取れてきて、
+    return last.pos[0] in ("動詞", "形容詞", "助動詞")
 
 
 def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
@@ -398,7 +659,8 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
         if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
             out.append(tokens[start : i + 1])
             start = i + 1
-        elif t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．"):
+        elif (t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．")) or (
+                t.pos[0] == "空白" and _ends_predicate(tokens[start:i])):
             if i > start:
                 out.append(tokens[start:i])
             start = i + 1
@@ -407,9 +669,37 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     return out
 
 
+def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
+    """A former state in a relative clause, then how it is now (以前は遅れがちだった合図が、…出せて
+    いる): a former problem now not a problem is progress, a former good state now not good a problem."""
+    lex = lexicon()
+    topic = next((i for i in range(len(tokens) - 1)
+                  if tokens[i].surface in lex.past_words and tokens[i + 1].surface == "は"), None)
+    if topic is None:
+        return None
+    for j in range(topic + 2, len(tokens) - 1):
+        nxt = tokens[j + 1]
+        if tokens[j].lemma == "た" and tokens[j].pos[0] == "助動詞" and (
+                nxt.pos[0] == "名詞" or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
+            before = read_clause(tokens[topic + 2 : j + 1], negative)
+            now = _read_parts(tokens[j + 1 :], negative, None)
+            if before == "problem" and now != "problem":
+                return "better"
+            if before in ("praise", "better") and now not in ("praise", "better"):
+                return "problem"
+            return None
+    return None
+
+
 def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
     """The reading of a main clause: its last coordinate clause decides, unless an earlier one
     reads as a problem (音色はきれいで、タッチが弱い)."""
+    former = _former(tokens, negative)
+    return former if former is not None else _read_parts(tokens, negative, compares)
+
+
+def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool | None) -> Reading:
+    """:func:`read_clauses` without the former-state contrast (read once, at the top)."""
     comp = _compares(tokens, lexicon()) or bool(compares)
     parts = _clauses(tokens)
     if not parts:
@@ -418,10 +708,26 @@ def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
     if last != "problem" and "problem" in earlier:
         return "problem"
+    if last == "praise" and "better" in earlier:
+        return "better"  # 言い間違いが減り、スムーズに唱えられている
+    if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
+            and read_clause(parts[-1], negative, True) in ("better", "praise"):
+        return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _change_clause(tokens: Sequence[Token]) -> bool:
+    """A continuative clause that tells a change (軽くなり、, 呼吸が整い、, 構えが安定し、)."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if len(words) < 2 or not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in words):
+        return False
+    last = words[-1]
+    verb = words[-2] if last.lemma in ("する", "為る") else last
+    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface == last.lemma[:-1] + "い")
+    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE)
 
 
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:

@@ -151,7 +151,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
         main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
-        standing = any(w in main and f"{w}を" not in main and not negative_is_resolved(main, w)
+        standing = any(_stands(main, w) and not negative_is_resolved(main, w)
                        and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
         return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
     change = change_of(text, negative)
@@ -168,6 +168,25 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
+
+
+def _stands(text: str, word: str) -> bool:
+    """The problem ``word`` is said of the finding's subject somewhere in ``text``: not only as
+    the object or place of an action (ミスを, 問題で) or the first part of a compound (エラーログ,
+    問題文), where it names a thing, not a problem."""
+    tokens = analyze(text)
+    start = text.find(word)
+    while start != -1:
+        end = start + len(word)
+        last = next((i for i, t in enumerate(tokens) if t.begin < end <= t.end), None)
+        nxt = tokens[last + 1] if last is not None and last + 1 < len(tokens) else None
+        inside = last is not None and tokens[last].end > end
+        names = nxt is not None and (nxt.pos[0] in ("名詞", "接尾辞")
+                                     or (nxt.pos[1] == "格助詞" and nxt.surface not in ("が", "の")))
+        if last is None or not (inside or names):
+            return True
+        start = text.find(word, end)
+    return False
 
 
 def _noun_chain(tokens: Sequence[Token], end: int) -> tuple[str, int]:

@@ -1,0 +1,33 @@
+"""The change forms of ``tests/track/data/change_forms.tsv`` (issue 20): how coaches report change
+for the better, and the worsenings, losses and returns that must stay problems, read by
+``coaching-ja`` the way the tracker reads a finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sadame.track import default_ruleset
+from sadame.track._ruleset import finding_kind
+
+CASES = [
+    tuple(line.split("\t"))
+    for line in (Path(__file__).parent / "data" / "change_forms.tsv").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+]
+
+
+def test_the_golden_file_covers_every_kind_and_many_classes() -> None:
+    kinds = {kind for _, _, kind in CASES}
+    assert kinds == {"improvement", "praise", "problem"}
+    assert len({cls for cls, _, _ in CASES}) >= 30
+
+
+@pytest.mark.parametrize(("form", "text", "kind"), CASES)
+def test_each_change_form_reads_as_its_kind(form: str, text: str, kind: str) -> None:
+    got = finding_kind(text, default_ruleset())
+    if kind == "praise":  # praise may read as progress; never as a problem
+        assert got in ("praise", "improvement"), form
+    else:
+        assert got == kind, form
