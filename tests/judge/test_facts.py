@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sadame.judge import FallbackAnswer, Judge, PuzzlePack, RuleTable, bundled_pack, parse_table
 from sadame.judge.authoring import lint_table
 from sadame.judge.engine._facts import MATTERS, truth_clauses
+from sadame.judge.engine._judge import UNKNOWN
 from sadame.judge.engine._loader import PACK_FORMAT3, table_schema
 from sadame.judge.engine._model import Puzzle
 from sadame.judge.engine._natural import _inside_longer
@@ -232,7 +233,8 @@ def soft() -> Judge:
     ("TTLを短くしておいた？", MATTERS),                # the fact is an obligation (〜べき), not an event
     ("古いPCは新しい証明書を持っていた？", "NO"),       # a clause negated by ず
     ("OSの更新で証明書が直る？", "YES"),               # a condition on the same predicate states it
-    ("早く着きすぎてへん？", "YES"),                  # Kansai 〜てへん is an ending, not a detail
+    ("早く着きすぎてへん？", UNKNOWN),                # Kansai 〜てへん is a negation (docs/guide/judge.md), not a detail
+    ("早く着きすぎる？", "YES"),
 ])
 def test_a_fact_confirms_only_with_the_questions_modality(soft: Judge, question: str, verdict: str) -> None:
     assert soft.ask(question).verdict == verdict

@@ -94,7 +94,8 @@ def is_content(token: Token) -> bool:
 
 
 def _last_content(tokens: Sequence[Token]) -> int | None:
-    return max((i for i, t in enumerate(tokens) if is_content(t)), default=None)
+    """The last content word; a Kansai 〜てへん is an ending, not a noun (「冷えてへん？」)."""
+    return max((i for i, t in enumerate(tokens) if is_content(t) and not _kansai_negation(tokens, i)), default=None)
 
 
 def assertion_polarity(tokens: Sequence[Token]) -> Polarity:
