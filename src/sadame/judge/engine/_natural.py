@@ -500,10 +500,25 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
         verdict, polarity = _verdict(rule, tokens, token_end, wh)
         if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
+        if polarity == "negative" and _compound_tail(tokens, begin):
+            verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+def _compound_tail(tokens: Sequence[Token], begin: int) -> bool:
+    """The phrase is the tail of a longer noun (「電車|通勤」 in 「電車通勤じゃないよね？」): a
+    negation of the whole noun does not deny the phrase, so it cannot flip its rule."""
+    for i, token in enumerate(tokens):
+        if token.begin < begin < token.end:
+            return token.pos[0] == "名詞"
+        if token.begin == begin:
+            previous = tokens[i - 1] if i else None
+            return previous is not None and previous.end == begin and previous.pos[0] == "名詞" and (
+                previous.pos[1] == "普通名詞" and token.pos[0] == "名詞")
+    return False
 
 
 def _word_final_n(table: NaturalTable, tokens: Sequence[Token], occ: _Occurrence) -> int:
