@@ -256,3 +256,11 @@ PENDULUM: dict[str, Any] = {
 ])
 def test_kana_fragments_the_story_says_aloud_are_no_detail(question: str, verdict: str) -> None:
     assert Judge(_pack(**PENDULUM).puzzle("pendulum")).ask(question).verdict == verdict
+
+
+def test_a_negative_fact_naming_every_content_word_denies_a_one_phrase_question() -> None:
+    facts = [*PUZZLE["facts"], "コインは冷凍庫から出してから乗せたのではない"]
+    judge = Judge(_pack(facts=facts).puzzle("ice"))
+    assert judge.ask("コインは冷凍庫から出してから乗せた？").verdict == "NO"
+    assert judge.ask("コインは最初から乗っていた？").verdict == "YES"
+    assert judge.ask("コインは冷凍庫から出した？").verdict != "NO"  # the fact names more: not this question

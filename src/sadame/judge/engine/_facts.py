@@ -508,20 +508,28 @@ def _predicate_detail(tokens: Sequence[Token], detail: frozenset[str]) -> bool:
     ) or any(_quantity(tokens, i) == detail for i in range(len(tokens)))
 
 
+#: A negative fact naming every content word (numbers aside) of a question of at least this many
+#: denies it even when one rule phrase fired (「10円玉は旅行から帰ってから乗せたのではない」).
+_WHOLE_QUESTION = 4
+
+
 def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> NaturalOutcome:
     """A question made only of rule phrases (「冬に振り子が伸びる？」) that a written fact
-    denies (「冬は振り子が伸びない」): NO."""
+    denies (「冬は振り子が伸びない」), or whose every content word a negative fact names: NO."""
     hit = outcome.hit
     assert hit is not None
     phrases = [fold(h.matched_word) for h in outcome.candidates if h.rule.answer in ("YES", "NO")]
-    if len(phrases) < 2:
+    content = [token_keys(t) for t in tokens if is_content(t) and t.pos[1] != "数詞"]
+    whole = len(content) >= _WHOLE_QUESTION
+    if len(phrases) < 2 and not whole:
         return outcome
     asked, head = assertion_polarity(tokens), head_keys(tokens)
     if asked == "unclear":
         return outcome
     said, setting = _said(tokens, outcome.candidates), _setting(tokens, book.context)
     for fact in book.facts:
-        if _denies(fact, asked, head, said, setting) and all(p in fact.words for p in phrases):
+        named = len(phrases) >= 2 or all(k & fact.keys for k in content)
+        if named and _denies(fact, asked, head, said, setting) and all(p in fact.words for p in phrases):
             return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {fact.text}", outcome.candidates)
     return outcome
 
