@@ -264,3 +264,10 @@ def test_a_negative_fact_naming_every_content_word_denies_a_one_phrase_question(
     assert judge.ask("コインは冷凍庫から出してから乗せた？").verdict == "NO"
     assert judge.ask("コインは最初から乗っていた？").verdict == "YES"
     assert judge.ask("コインは冷凍庫から出した？").verdict != "NO"  # the fact names more: not this question
+
+
+def test_a_rule_number_never_fires_inside_a_longer_number() -> None:
+    rules = [*PUZZLE["rules"], {"id": "height", "any": ["999", "メートル"], "answer": "YES", "note": "高さが鍵です"}]
+    judge = Judge(_pack(rules=rules, facts=[*PUZZLE["facts"], "氷の山は999メートルだ"]).puzzle("ice"))
+    assert judge.ask("氷の山は999メートル？").verdict == "YES"
+    assert judge.ask("氷の山は1999メートル？").verdict == "NO"  # 999 inside 1999: another number

@@ -455,11 +455,22 @@ def fired_phrases(table: NaturalTable, tokens: Sequence[Token]) -> dict[tuple[in
     (on token boundaries, not blocked by its ``not`` words)."""
     occurrences, present = _occurrences(table, tokens, _views(tokens))
     fired: dict[tuple[int, int, int], _Occurrence] = {}
+    digits = _digit_offsets(tokens)
     for occ in occurrences:
+        if (occ.begin in digits and occ.begin - 1 in digits) or (occ.end - 1 in digits and occ.end in digits):
+            continue  # 「999」 inside 「1999」 is not the number 999
         for position in table.rules_for(occ.word):
             if not table.blocked(position, present):
                 fired.setdefault((position, occ.begin, occ.end), occ)
     return fired
+
+
+def _digit_offsets(tokens: Sequence[Token]) -> frozenset[int]:
+    """The offsets of the question's digits (a phrase never starts or ends inside a number)."""
+    return frozenset(
+        t.begin + k for t in tokens for k, char in enumerate(t.surface)
+        if char.isdigit() and len(t.surface) == t.end - t.begin
+    )
 
 
 def _inside_longer(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
