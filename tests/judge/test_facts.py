@@ -271,3 +271,12 @@ def test_a_rule_number_never_fires_inside_a_longer_number() -> None:
     judge = Judge(_pack(rules=rules, facts=[*PUZZLE["facts"], "氷の山は999メートルだ"]).puzzle("ice"))
     assert judge.ask("氷の山は999メートル？").verdict == "YES"
     assert judge.ask("氷の山は1999メートル？").verdict == "NO"  # 999 inside 1999: another number
+
+
+def test_rule_phrases_of_four_rules_that_no_fact_states_together_are_the_hedge() -> None:
+    rules = [*PUZZLE["rules"], {"id": "glass", "any": ["グラス"], "answer": "YES", "note": "グラスが鍵です"},
+             {"id": "ride", "any": ["乗せ"], "answer": "YES", "note": "乗せました"}]
+    judge = Judge(_pack(rules=rules, facts=[*PUZZLE["facts"], "コインはグラスの氷の上に乗せた"]).puzzle("ice"))
+    assert judge.ask("グラスの氷の上にコインを乗せた？").verdict == "YES"  # a fact names them all
+    judge = Judge(_pack(rules=rules).puzzle("ice"))
+    assert judge.ask("グラスの氷の上にコインを乗せた？").verdict == MATTERS

@@ -466,6 +466,8 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     book = fact_book(table)
     details = _details(tokens, outcome.spans, book.context, book.readings)
     if not details:
+        if hit is not None and _unconfirmed_event(outcome, tokens, book):
+            return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), "no fact states these phrases together", hits)
         return _denied(outcome, tokens, book) if hit is not None else outcome
     rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
     setting = _setting(tokens, book.context)
@@ -506,6 +508,23 @@ def _predicate_detail(tokens: Sequence[Token], detail: frozenset[str]) -> bool:
         and token_keys(t) == detail
         for t in tokens
     ) or any(_quantity(tokens, i) == detail for i in range(len(tokens)))
+
+
+#: Rule phrases (of this many rules or more) that together assert an event no fact states.
+_EVENT_PHRASES = 4
+
+
+def _unconfirmed_event(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> bool:
+    """A question that asserts an event made only of rule phrases of four rules or more
+    (「ヨウムはその音を半年前に覚えた？」), none of whose facts names them all: the phrases
+    matter, the event is not stated (the hedge, not はい)."""
+    hits = [h for h in outcome.candidates if h.rule.answer in _VERDICTS]
+    if len({h.rule.index for h in hits}) < _EVENT_PHRASES or _asks_relevance(tokens):
+        return False
+    if assertion_polarity(tokens) != "positive" or _denied(outcome, tokens, book) is not outcome:
+        return False
+    phrases = [fold(h.matched_word) for h in hits]
+    return not any(all(p in f.words for p in phrases) for f in book.facts if f.polarity == "positive")
 
 
 #: A negative fact naming every content word (numbers aside) of a question of at least this many
