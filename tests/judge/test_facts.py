@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sadame.judge import FallbackAnswer, Judge, PuzzlePack, RuleTable, bundled_pack, parse_table
 from sadame.judge.authoring import lint_table
 from sadame.judge.engine._facts import MATTERS, truth_clauses
+from sadame.judge.engine._judge import UNKNOWN
 from sadame.judge.engine._loader import PACK_FORMAT3, table_schema
 from sadame.judge.engine._model import Puzzle
 from sadame.judge.engine._natural import _inside_longer
@@ -232,7 +233,8 @@ def soft() -> Judge:
     ("TTLを短くしておいた？", MATTERS),                # the fact is an obligation (〜べき), not an event
     ("古いPCは新しい証明書を持っていた？", "NO"),       # a clause negated by ず
     ("OSの更新で証明書が直る？", "YES"),               # a condition on the same predicate states it
-    ("早く着きすぎてへん？", "YES"),                  # Kansai 〜てへん is an ending, not a detail
+    ("早く着きすぎてへん？", UNKNOWN),                # Kansai 〜てへん is a negation (docs/guide/judge.md), not a detail
+    ("早く着きすぎる？", "YES"),
 ])
 def test_a_fact_confirms_only_with_the_questions_modality(soft: Judge, question: str, verdict: str) -> None:
     assert soft.ask(question).verdict == verdict
@@ -254,3 +256,27 @@ PENDULUM: dict[str, Any] = {
 ])
 def test_kana_fragments_the_story_says_aloud_are_no_detail(question: str, verdict: str) -> None:
     assert Judge(_pack(**PENDULUM).puzzle("pendulum")).ask(question).verdict == verdict
+
+
+def test_a_negative_fact_naming_every_content_word_denies_a_one_phrase_question() -> None:
+    facts = [*PUZZLE["facts"], "コインは冷凍庫から出してから乗せたのではない"]
+    judge = Judge(_pack(facts=facts).puzzle("ice"))
+    assert judge.ask("コインは冷凍庫から出してから乗せた？").verdict == "NO"
+    assert judge.ask("コインは最初から乗っていた？").verdict == "YES"
+    assert judge.ask("コインは冷凍庫から出した？").verdict != "NO"  # the fact names more: not this question
+
+
+def test_a_rule_number_never_fires_inside_a_longer_number() -> None:
+    rules = [*PUZZLE["rules"], {"id": "height", "any": ["999", "メートル"], "answer": "YES", "note": "高さが鍵です"}]
+    judge = Judge(_pack(rules=rules, facts=[*PUZZLE["facts"], "氷の山は999メートルだ"]).puzzle("ice"))
+    assert judge.ask("氷の山は999メートル？").verdict == "YES"
+    assert judge.ask("氷の山は1999メートル？").verdict == "NO"  # 999 inside 1999: another number
+
+
+def test_rule_phrases_of_four_rules_that_no_fact_states_together_are_the_hedge() -> None:
+    rules = [*PUZZLE["rules"], {"id": "glass", "any": ["グラス"], "answer": "YES", "note": "グラスが鍵です"},
+             {"id": "ride", "any": ["乗せ"], "answer": "YES", "note": "乗せました"}]
+    judge = Judge(_pack(rules=rules, facts=[*PUZZLE["facts"], "コインはグラスの氷の上に乗せた"]).puzzle("ice"))
+    assert judge.ask("グラスの氷の上にコインを乗せた？").verdict == "YES"  # a fact names them all
+    judge = Judge(_pack(rules=rules).puzzle("ice"))
+    assert judge.ask("グラスの氷の上にコインを乗せた？").verdict == MATTERS

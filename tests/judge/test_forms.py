@@ -44,6 +44,12 @@ def _judge(fmt: str) -> Judge:
     ("雷が鳴ったわけじゃないよね？", "YES"),          # the whole proposition denied: a NO rule flips
     ("合鍵を使ったわけじゃないよね？", "NO"),
     ("合鍵がないのは関係ない？", "NO"),              # the clause is the topic; 関係ない is what is asked
+    ("合鍵は関係してへん？", "NO"),                  # Kansai 〜てへん: the analyzer's noun へん is a negation
+    ("合鍵を使いたくて置いたわけではない？", "NO"),  # わけではない covers the て clause before it
+    ("合鍵を使いたくて置いた？", "YES"),
+    ("合鍵じゃないよね？", "NO"),
+    ("スペア合鍵じゃないよね？", UNKNOWN),            # the rule word is the tail of a longer noun:
+    ("スペア合鍵？", "YES"),                         # denying the whole noun does not deny it
 ])
 @pytest.mark.parametrize("fmt", ["sadame.puzzles/2", "sadame.puzzles/3"])
 def test_forms(fmt: str, question: str, verdict: str) -> None:

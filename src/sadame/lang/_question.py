@@ -52,7 +52,7 @@ _WH = frozenset({
     "いくつ", "幾つ", "いくら", "幾ら", "どちら", "どっち", "どれくらい", "どのくらい",
 })
 #: After an auxiliary-like verb, 「て」「で」 do not end the clause (「つないでない」).
-_TE_CONTINUES = frozenset({"いる", "居る", "ある", "有る", "おく", "置く", "しまう", "仕舞う", "みる", "見る", "くる", "来る", "いく", "行く"})
+_TE_CONTINUES = frozenset({"いる", "居る", "ある", "有る", "おく", "置く", "しまう", "仕舞う", "まう", "みる", "見る", "くる", "来る", "いく", "行く"})
 _LIGHT_VERBS = frozenset({"する", "為る", "ある", "有る", "いる", "居る"})
 _IDENTITY = frozenset({"じゃ", "で", "では", "でも"})
 
@@ -71,10 +71,25 @@ def _clause_tail(tokens: Sequence[Token], end: int) -> list[Token]:
     tail: list[Token] = []
     for i in range(end, len(tokens)):
         token = tokens[i]
-        if _is_clause_end(token) and not (tail and _is_copula_te(tail[-1], token)) and not _te_continues(tokens, i):
+        ends = _is_clause_end(token) and not (tail and _is_copula_te(tail[-1], token)) and not _te_continues(tokens, i)
+        if ends and not (token.surface in ("て", "で") and _proposition_denied(tokens, i)):
             break
         tail.append(token)
     return tail
+
+
+def _proposition_denied(tokens: Sequence[Token], start: int) -> bool:
+    """The sentence ends 「…わけではない」「…わけじゃない」: the negation covers its 「て」
+    clauses too (「読みたくて買ってるわけではない？」)."""
+    for i in range(start, len(tokens) - 1):
+        if _is_sentence_end(tokens[i]) or (tokens[i].pos[0] == "助詞" and tokens[i].surface in ("が", "けど", "から", "ので")):
+            return False
+        if tokens[i].surface in _PROPOSITION_NOUNS:
+            j = i + 1
+            while j < len(tokens) and (tokens[j].surface in _IDENTITY or tokens[j].surface == "は"):
+                j += 1
+            return j > i + 1 and j < len(tokens) and is_negator(tokens[j])
+    return False
 
 
 def _te_continues(tokens: Sequence[Token], i: int) -> bool:
@@ -238,8 +253,13 @@ def _relevance_topic(tail: Sequence[Token]) -> int:
 
 def _kansai(previous: Token | None, token: Token) -> Token:
     """Kansai endings read as standard ones: 「するん？」 (ん after the dictionary form is
-    の, not a negation), 「あらん」「あらへん」「せえへん」 (a negation)."""
-    if previous is None or previous.pos[0] not in ("動詞", "助動詞", "形容詞"):
+    の, not a negation), 「あらん」「あらへん」「せえへん」「冷えてへん」 (a negation; after
+    て the analyzer reads へん as a noun)."""
+    if previous is None:
+        return token
+    if token.surface in ("へん", "ひん") and previous.surface in ("て", "で") and previous.pos[0] == "助詞":
+        return replace(token, lemma="ぬ", normalized="ず", pos=("助動詞", "*", "*", "*", "助動詞-ヌ", "終止形-撥音便"))
+    if previous.pos[0] not in ("動詞", "助動詞", "形容詞"):
         return token
     form = previous.pos[5] if len(previous.pos) > 5 else ""
     if token.surface == "ん" and token.lemma == "ぬ" and form.startswith(("終止形", "連体形")):

@@ -94,7 +94,8 @@ def is_content(token: Token) -> bool:
 
 
 def _last_content(tokens: Sequence[Token]) -> int | None:
-    return max((i for i, t in enumerate(tokens) if is_content(t)), default=None)
+    """The last content word; a Kansai 〜てへん is an ending, not a noun (「冷えてへん？」)."""
+    return max((i for i, t in enumerate(tokens) if is_content(t) and not _kansai_negation(tokens, i)), default=None)
 
 
 def assertion_polarity(tokens: Sequence[Token]) -> Polarity:
@@ -465,6 +466,8 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     book = fact_book(table)
     details = _details(tokens, outcome.spans, book.context, book.readings)
     if not details:
+        if hit is not None and _unconfirmed_event(outcome, tokens, book):
+            return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), "no fact states these phrases together", hits)
         return _denied(outcome, tokens, book) if hit is not None else outcome
     rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
     setting = _setting(tokens, book.context)
@@ -507,20 +510,45 @@ def _predicate_detail(tokens: Sequence[Token], detail: frozenset[str]) -> bool:
     ) or any(_quantity(tokens, i) == detail for i in range(len(tokens)))
 
 
+#: Rule phrases (of this many rules or more) that together assert an event no fact states.
+_EVENT_PHRASES = 4
+
+
+def _unconfirmed_event(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> bool:
+    """A question that asserts an event made only of rule phrases of four rules or more
+    (「ヨウムはその音を半年前に覚えた？」), none of whose facts names them all: the phrases
+    matter, the event is not stated (the hedge, not はい)."""
+    hits = [h for h in outcome.candidates if h.rule.answer in _VERDICTS]
+    if len({h.rule.index for h in hits}) < _EVENT_PHRASES or _asks_relevance(tokens):
+        return False
+    if assertion_polarity(tokens) != "positive" or _denied(outcome, tokens, book) is not outcome:
+        return False
+    phrases = [fold(h.matched_word) for h in hits]
+    return not any(all(p in f.words for p in phrases) for f in book.facts if f.polarity == "positive")
+
+
+#: A negative fact naming every content word (numbers aside) of a question of at least this many
+#: denies it even when one rule phrase fired (「10円玉は旅行から帰ってから乗せたのではない」).
+_WHOLE_QUESTION = 4
+
+
 def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) -> NaturalOutcome:
     """A question made only of rule phrases (「冬に振り子が伸びる？」) that a written fact
-    denies (「冬は振り子が伸びない」): NO."""
+    denies (「冬は振り子が伸びない」), or whose every content word a negative fact names: NO."""
     hit = outcome.hit
     assert hit is not None
     phrases = [fold(h.matched_word) for h in outcome.candidates if h.rule.answer in ("YES", "NO")]
-    if len(phrases) < 2:
+    content = [token_keys(t) for t in tokens if is_content(t) and t.pos[1] != "数詞"]
+    whole = len(content) >= _WHOLE_QUESTION
+    if len(phrases) < 2 and not whole:
         return outcome
     asked, head = assertion_polarity(tokens), head_keys(tokens)
     if asked == "unclear":
         return outcome
     said, setting = _said(tokens, outcome.candidates), _setting(tokens, book.context)
     for fact in book.facts:
-        if _denies(fact, asked, head, said, setting) and all(p in fact.words for p in phrases):
+        named = len(phrases) >= 2 or all(k & fact.keys for k in content)
+        if named and _denies(fact, asked, head, said, setting) and all(p in fact.words for p in phrases):
             return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {fact.text}", outcome.candidates)
     return outcome
 

@@ -455,11 +455,22 @@ def fired_phrases(table: NaturalTable, tokens: Sequence[Token]) -> dict[tuple[in
     (on token boundaries, not blocked by its ``not`` words)."""
     occurrences, present = _occurrences(table, tokens, _views(tokens))
     fired: dict[tuple[int, int, int], _Occurrence] = {}
+    digits = _digit_offsets(tokens)
     for occ in occurrences:
+        if (occ.begin in digits and occ.begin - 1 in digits) or (occ.end - 1 in digits and occ.end in digits):
+            continue  # 「999」 inside 「1999」 is not the number 999
         for position in table.rules_for(occ.word):
             if not table.blocked(position, present):
                 fired.setdefault((position, occ.begin, occ.end), occ)
     return fired
+
+
+def _digit_offsets(tokens: Sequence[Token]) -> frozenset[int]:
+    """The offsets of the question's digits (a phrase never starts or ends inside a number)."""
+    return frozenset(
+        t.begin + k for t in tokens for k, char in enumerate(t.surface)
+        if char.isdigit() and len(t.surface) == t.end - t.begin
+    )
 
 
 def _inside_longer(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
@@ -500,10 +511,25 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
         verdict, polarity = _verdict(rule, tokens, token_end, wh)
         if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
+        if polarity == "negative" and _compound_tail(tokens, begin):
+            verdict, polarity = None, "unclear"
         hits.append(NaturalHit(
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+def _compound_tail(tokens: Sequence[Token], begin: int) -> bool:
+    """The phrase is the tail of a longer noun (「電車|通勤」 in 「電車通勤じゃないよね？」): a
+    negation of the whole noun does not deny the phrase, so it cannot flip its rule."""
+    for i, token in enumerate(tokens):
+        if token.begin < begin < token.end:
+            return token.pos[0] == "名詞"
+        if token.begin == begin:
+            previous = tokens[i - 1] if i else None
+            return previous is not None and previous.end == begin and previous.pos[0] == "名詞" and (
+                previous.pos[1] == "普通名詞" and token.pos[0] == "名詞")
+    return False
 
 
 def _word_final_n(table: NaturalTable, tokens: Sequence[Token], occ: _Occurrence) -> int:
