@@ -244,7 +244,7 @@ class Tracker:
         user = check_name(user_id, "user_id")
         session = check_name(session_id, "session_id")
         parsed: _Parsed = (user, session, parse_insights(insights), to_iso(at))
-        return self._write([user], lambda conn: self._run_sessions(conn, [parsed])[0], pipeline=True)
+        return self._write([user], functools.partial(self._run_one, parsed), pipeline=True)
 
     def _run_one(self, parsed: _Parsed, conn: Connection) -> SessionReport:
         return self._run_sessions(conn, [parsed])[0]
