@@ -143,8 +143,8 @@ class LazyOffsets:
     """``normalize_with_offsets(original, flags=flags)``, its offsets computed on demand.
 
     :attr:`text` is the normalized text (equal to :func:`normalize`'s), built on first use;
-    before that, :meth:`regions` answers "where could this needle be" from the blocks
-    around an anchor character, normalizing only those. :meth:`window` gives the offsets
+    before that, :meth:`regions` answers "where could this needle be" from the blocks'
+    skeletons (see :data:`_LOOSE`), normalizing only the blocks that match. :meth:`window` gives the offsets
     around a normalized range; :meth:`full` the whole text's. Thread-safe: windows are
     computed outside any lock and cached whole.
     """
@@ -306,7 +306,7 @@ class LazyOffsets:
                 self._positions[key] = found
         return found
 
-    # -- before the whole text: blocks around an anchor ---------------------------------
+    # -- before the whole text: the blocks a needle's skeleton matches -----------------
 
     def block_text(self, i: int) -> str:
         """Block ``i``'s normalized text (the plain path; kept)."""

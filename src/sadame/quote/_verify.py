@@ -399,8 +399,8 @@ class QuoteVerifier:
     ) -> list[_Hit]:
         """The aligned occurrences of ``norm_quote`` from normalized ``start`` on, as a
         ``str.find`` loop over the whole normalized source finds them. Before the whole
-        text is built (a source never seen), the blocks that can hold it are found from an
-        anchor character (:meth:`LazyOffsets.regions`) and only those are normalized; the
+        text is built (a source never seen), the blocks that can hold it are found from the
+        blocks' skeletons (:meth:`LazyOffsets.regions`) and only those are normalized; the
         hits are the same, in the same order (their normalized positions are then unknown:
         ``sparse=False`` where a caller needs them)."""
         limit = self.max_spans if limit is None else limit
