@@ -16,8 +16,12 @@ N = 1 and 2 (and uvicorn's own ``--workers 2`` of the same app) and drives the l
 question routes with 1, 4 and 16 clients, each over one keep-alive connection and each
 with a new connection per request, in one run. Each cell lasts ``--seconds`` with every
 client busy throughout (its ``--requests`` pre-built requests cycled; only responses inside
-the window count). The client is as cheap as it can be in Python: raw sockets in one
-selectors loop, every request pre-built as bytes, each client with its own session cookie;
+the window count). The load generator is ``wrk`` when it is installed (``--client auto``, the
+default; ``scripts/bootstrap.sh test`` installs it): one wrk thread and connection per client,
+each client's requests pre-built with its own session cookie, so the client takes as little of
+the two cores as it can. ``--client python`` uses the Python client instead, as cheap as it can be
+in Python: raw sockets in one selectors loop, every request pre-built as bytes, each client with
+its own session cookie. Either way,
 its CPU share and the server's CPU per request are printed, and so are the load average
 before and after (the machine may be shared), then issue 22's targets as PASS / MISSED.
 Any failed request stops the run: a 429 or 500 would make the figures wrong.
@@ -136,6 +140,8 @@ def _start_server(db_url: str, workers: int, upstream: bool = False) -> tuple[su
 Request = tuple[str, str, bytes]  # method, path, JSON body
 
 CLIENT = "raw sockets (one selectors loop in one client process, requests pre-built as bytes)"
+WRK_CLIENT = ("wrk (C, epoll; one thread and one connection per client, each client's requests pre-built "
+              "with its own session cookie, run as a child process)")
 
 
 class BenchError(SystemExit):
@@ -296,6 +302,83 @@ def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, k
             "client_cpu": cpu / wall, "wall": wall, "requests": len(latencies)}
 
 
+_WRK_SCRIPT = """\
+-- One wrk thread per client, one connection each: thread N sends client N's pre-built
+-- requests (its own session cookie) in turn, as the Python client does.
+local plans = {%s}
+local count = 0
+function setup(thread)
+  count = count + 1
+  thread:set("client", count)
+end
+function init(args)
+  plan = plans[client]
+  sent = 0
+end
+function request()
+  sent = sent + 1
+  return plan[(sent - 1) %% #plan + 1]
+end
+"""
+
+
+def _lua_bytes(raw: bytes) -> str:
+    return '"' + "".join(f"\\{b}" for b in raw) + '"'
+
+
+def _wrk_seconds(value: str) -> float:
+    units = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
+    for unit in ("us", "ms", "s", "m"):
+        if value.endswith(unit):
+            return float(value[: -len(unit)]) * units[unit]
+    return float(value)
+
+
+def _drive_wrk(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool,
+               seconds: float) -> dict[str, Any]:
+    """The same cell as :func:`_drive`, sent by ``wrk`` (C, epoll): one thread and one
+    connection per client, each with its own session cookie and pre-built requests."""
+    import resource
+    import shutil
+
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise SystemExit("--client wrk: wrk is not installed (apt-get install wrk)")
+    port = int(url.rsplit(":", 1)[1])
+    plans = []
+    for c in range(clients):
+        cookie = _session_cookie(port, make(count + c))
+        requests = [_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)]
+        plans.append("{" + ", ".join(_lua_bytes(r) for r in requests) + "}")
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(_WRK_SCRIPT % ", ".join(plans))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run([wrk, "-t", str(clients), "-c", str(clients), "-d", f"{max(1, round(seconds))}s",
+                               "--latency", "-s", script.name, url], capture_output=True, text=True, check=True)
+    finally:
+        os.unlink(script.name)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return _wrk_result(done.stdout, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+
+
+def _wrk_result(out: str, cpu: float) -> dict[str, Any]:
+    """req/s, p50 and p99 from wrk's summary; any error or non-2xx/3xx response stops the run."""
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise BenchError(f"benchmark requests failed under wrk, figures would be wrong:\n{out}")
+    fields: dict[str, str] = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in ("50%", "99%"):
+            fields[parts[0]] = parts[1]
+        elif "requests in" in line:
+            fields["requests"], fields["wall"] = parts[0], parts[3].rstrip(",")
+    requests, wall = int(fields["requests"]), _wrk_seconds(fields["wall"])
+    return {"rps": requests / wall, "p50": _wrk_seconds(fields["50%"]) * 1000,
+            "p99": _wrk_seconds(fields["99%"]) * 1000, "errors": 0, "client_cpu": cpu / wall, "wall": wall,
+            "requests": requests}
+
+
 def _routes() -> list[tuple[str, Callable[[int], Request]]]:
     pack = bundled_pack("engineering")
     questions = [(p.id, e.q) for p in pack.puzzles.values() for e in p.examples]
@@ -346,10 +429,11 @@ def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _measure(process: subprocess.Popen[bytes], url: str, make: Callable[[int], Request], requests: int,
-             clients: int, keep_alive: bool, seconds: float | None = None) -> dict[str, Any]:
+             clients: int, keep_alive: bool, seconds: float | None = None, client: str = "python") -> dict[str, Any]:
     """One cell's run on one server, with the server's CPU per request and the busiest worker's share."""
     total, before = _server_cpu(process.pid)
-    run = _drive(url, make, requests, clients, keep_alive, seconds)
+    run = (_drive_wrk(url, make, requests, clients, keep_alive, seconds or 3.0) if client == "wrk"
+           else _drive(url, make, requests, clients, keep_alive, seconds))
     after_total, after = _server_cpu(process.pid)
     used = [b - a for a, b in zip(before, after, strict=False)]
     run["split"] = max(used) / sum(used) if len(used) > 1 and sum(used) > 0 else 1.0
@@ -393,7 +477,7 @@ def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
         print(f"| {name} | {row['server_ms']:.2f} | {row['rps']:.0f} | {row['p50']:.1f} | {row['client_cpu']:.0%} |")
 
 
-def scaling(db_url: str | None, requests: int, rounds: int, seconds: float) -> None:
+def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, client: str = "python") -> None:
     """req/s, p50 and p99 per route for 1, 4, 16 clients, keep-alive and not, with 1 and 2 workers.
 
     All servers run at once (an idle one costs nothing) and every cell alternates between
@@ -414,7 +498,7 @@ def scaling(db_url: str | None, requests: int, rounds: int, seconds: float) -> N
                         for workers in runs:
                             process, url = servers[workers]
                             runs[workers].append(_measure(process, url, make, requests, clients, keep_alive,
-                                                          seconds))
+                                                          seconds, client))
                     ratios[(name, keep_alive, clients)] = sorted(
                         two["rps"] / one["rps"] for one, two in zip(runs[1], runs[2], strict=True))
                     for workers, cell in runs.items():
@@ -423,16 +507,16 @@ def scaling(db_url: str | None, requests: int, rounds: int, seconds: float) -> N
         for process, _url in servers.values():
             process.terminate()
             process.wait(timeout=60)
-    _print_scaling(results, ratios, seconds, rounds, load_before)
+    _print_scaling(results, ratios, seconds, rounds, load_before, client)
 
 
 def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
                    ratios: dict[tuple[str, bool, int], list[float]], seconds: float, rounds: int,
-                   load_before: str) -> None:
+                   load_before: str, client: str) -> None:
     print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, default workers {default_workers()}, "
           f"Python {platform.python_version()}, median of {rounds} rounds of {seconds:g} s per cell, "
           f"load average {load_before} before, {_load()} after)\n")
-    print(f"Client: {CLIENT}; its CPU is shown as a share of one core while the 2-worker cell ran. "
+    print(f"Client: {WRK_CLIENT if client == 'wrk' else CLIENT}; its CPU is shown as a share of one core while the 2-worker cell ran. "
           "Server CPU is user + system time of all its processes per request. No request failed "
           "(the run stops at the first failure).\n")
     print("| route | connection | clients | 1 worker req/s | 2 workers req/s | ratio | ratio per round | "
@@ -482,10 +566,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="--scaling: seconds per cell, every client busy throughout (default 3; "
                              "--requests distinct requests are cycled)")
+    parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto",
+                        help="--scaling: the load generator (default auto: wrk when installed, else the "
+                             "Python raw-socket client)")
     parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
-        scaling(args.db, args.requests, args.rounds, args.seconds)
+        import shutil
+
+        client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
+        scaling(args.db, args.requests, args.rounds, args.seconds, client)
         return
     if args.cpu:
         cpu_per_request(args.db, args.requests, args.rounds)

@@ -2,7 +2,7 @@
 # Installs what sadame needs on a fresh machine, idempotently.
 #   scripts/bootstrap.sh run   -> Python venv with the package and every extra (sadame[all])
 #   scripts/bootstrap.sh test  -> sadame[dev] (all extras, psycopg[binary], the tools), and the system pieces the test suite drives for real:
-#                                 PostgreSQL server binaries, Chromium, Node.js, CJK fonts
+#                                 PostgreSQL server binaries, Chromium, Node.js, CJK fonts, wrk (benchmarks)
 set -euo pipefail
 mode="${1:-run}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,6 +14,7 @@ if [ "$mode" = "test" ]; then
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
   command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
   fc-list 2>/dev/null | grep -qi "noto.*cjk" || need_apt+=(fonts-noto-cjk)
+  command -v wrk >/dev/null 2>&1 || need_apt+=(wrk)  # the load generator of benchmarks/web.py --scaling
 fi
 python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
 
