@@ -611,6 +611,9 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
         against = _contradicting(book, tokens, details, rules, hits) or _denying_clause(book, tokens, details, rules)
         if against is not None:
             return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {against.text}", hits)
+        untold = _untold(book, tokens, details)
+        if untold:
+            return NaturalOutcome(_replace(hit, "NO", "positive"), "the story never says: " + "、".join(untold), hits)
         return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
     return outcome
 
@@ -774,6 +777,46 @@ def _contradicting(
 
 
 _VERDICTS = frozenset({"YES", "NO"})
+
+
+#: Details the story never uses that make a question's event untold (one can be a paraphrase).
+_UNTOLD = 2
+_WRITTEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々\u30a1-\u30faA-Za-z]")
+
+
+def _untold(book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> list[str]:
+    """The surfaces of a question's details when it asserts an event built of two or more words
+    the story never uses -- in neither statement, truth, facts nor rule words -- (「友達はけがで入院
+    してる？」: けが, 入院): the story is the whole truth, so that event did not happen (いいえ). Only
+    words as written (:func:`_written`: kana may be a fragment the analyzer cut from a word typed
+    in kana), no adverbial noun (以外, 中), in a question with a verb (an event:
+    an attribute the story leaves out is not denied by it), never a relevance question or a
+    negated one. With one such word the hedge stays: one word is too often a paraphrase."""
+    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+        return []
+    absent = [d for d in details if not d & book.story]
+    if len(absent) < _UNTOLD:
+        return []
+    if not any(t.pos[0] == "動詞" for t in tokens):
+        return []  # 「そのMacは会社の支給品？」 asks an attribute the story may leave out, not an event
+    places = [i for i, t in enumerate(tokens) if token_keys(t) in absent]
+    in_kana = not any(_WRITTEN.search(t.surface) for t in tokens)
+    if len(places) < _UNTOLD or any(tokens[i].pos[2] == "副詞可能" or not _written(tokens, i, in_kana) for i in places):
+        return []
+    return [tokens[i].surface for i in places]
+
+
+def _written(tokens: Sequence[Token], i: int, in_kana: bool) -> bool:
+    """A word as written, not a fragment the analyzer cut from kana: kanji, katakana or latin, or
+    a kana word of two kana or more, between grammar or other scripts, in a question that also
+    has kanji (「けがで入院」; not 「だく|てんが」, a kana run cut in two)."""
+    token = tokens[i]
+    if _WRITTEN.search(token.surface):
+        return True
+    if in_kana or len(token.surface) < _MIN_HEAD:
+        return False
+    neighbours = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+    return not any(is_content(t) and _is_hiragana(t.surface) for t in neighbours)
 
 
 def _denying_clause(
