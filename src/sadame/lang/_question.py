@@ -30,7 +30,7 @@ from typing import Literal
 from sadame.lang._analyzer import Token
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Polarity", "is_wh_question", "question_polarity"]
+__all__ = ["Polarity", "is_wh_question", "kansai_negation", "question_polarity"]
 
 Polarity = Literal["positive", "negative", "unclear"]
 
@@ -257,16 +257,29 @@ def _kansai(previous: Token | None, token: Token) -> Token:
     て the analyzer reads へん as a noun)."""
     if previous is None:
         return token
-    if token.surface in ("へん", "ひん") and previous.surface in ("て", "で") and previous.pos[0] == "助詞":
+    if kansai_negation(previous, token):
         return replace(token, lemma="ぬ", normalized="ず", pos=("助動詞", "*", "*", "*", "助動詞-ヌ", "終止形-撥音便"))
     if previous.pos[0] not in ("動詞", "助動詞", "形容詞"):
         return token
     form = previous.pos[5] if len(previous.pos) > 5 else ""
     if token.surface == "ん" and token.lemma == "ぬ" and form.startswith(("終止形", "連体形")):
         return replace(token, lemma="の", normalized="の", pos=("助詞", "準体助詞", "*", "*", "*", "*"))
-    if token.surface in ("ん", "へん", "ひん") and token.lemma in ("む", "へん", "ひん") and form.startswith("未然形"):
-        return replace(token, lemma="ぬ", normalized="ず", pos=("助動詞", "*", "*", "*", "助動詞-ヌ", "終止形-撥音便"))
     return token
+
+
+def kansai_negation(previous: Token | None, token: Token) -> bool:
+    """Whether ``token`` is a Kansai negation ending (the one place that decides it: the
+    question's polarity and the judge's details both ask here). 〜へん / 〜ひん after a verb, an
+    auxiliary or a て-form, whatever the analyzer made of it (an auxiliary ヘン in 「見えへん」,
+    a noun in 「冷えてへん」「ならへん」, the verb ひる in 「できひん」), and 〜ん after a verb's
+    irrealis form (「あらん」「せん」)."""
+    if previous is None:
+        return False
+    if token.surface in ("へん", "ひん"):
+        return previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞", "形容詞")
+    form = previous.pos[5] if len(previous.pos) > 5 else ""
+    return (token.surface == "ん" and token.lemma == "む" and previous.pos[0] in ("動詞", "助動詞", "形容詞")
+            and form.startswith("未然形"))
 
 
 def _standard(tokens: Sequence[Token]) -> tuple[Token, ...]:

@@ -28,16 +28,18 @@ adjectives with the same kanji stem are one detail (入る/入れる, 上がる/
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 
 from sadame.judge.engine._loader import parse_yaml
 from sadame.judge.engine._model import RuleTable
 from sadame.judge.engine._natural import NaturalHit, NaturalOutcome, clean, fired_phrases, fold, natural_table
 from sadame.lang import Token, analyze
-from sadame.lang._question import Polarity, question_polarity
+from sadame.lang._question import Polarity, kansai_negation, question_polarity
 
 __all__ = ["MATTERS", "Fact", "FactBook", "absent_thing", "fact_book", "token_keys", "truth_clauses", "weigh"]
 
@@ -56,6 +58,9 @@ _GENERIC = frozenset({
     "れる", "られる", "ちゃう", "しまう", "仕舞う", "みる", "おく", "くる", "いく", "何らか", "なにか", "だれか",
     "どこか", "いつか", "一種", "系", "さん", "くん", "ちゃん", "そう", "みたい", "ぽい", "っぽい",
     "ため", "為", "まま", "みんな", "皆", "自分", "全部", "全て", "結局", "やっぱり", "本当に",
+    # pointers (「会議室のやつ」「こと自体」): grammar, not a detail (「…わけじゃない」 stays one: the
+    # relevance flip misreads 「窓のほうが明るいわけじゃない」)
+    "やつ", "奴", "自体",
 })
 #: Light nouns that name a place, state or part of a thing already named (「ドアのところ」
 #: 「つながってない状態」「4年に1回の仕組み」「OSの違い」): never a detail of their own (they
@@ -65,6 +70,9 @@ _LIGHT_NOUNS = frozenset({
     "人", "人たち", "人達", "たち", "達", "方法", "やり方", "中身", "前", "後", "あと", "最中", "途中",
 })
 _FORMAL = frozenset({"わけ", "訳", "はず", "筈"})
+#: The detail a formal noun asserts: a key no fact has, so the hedge stands (its reading わけ
+#: would meet 分け in a fact).
+_FORMAL_DETAIL = frozenset({"#formal"})
 
 
 _INFLECTING = frozenset({"動詞", "形容詞"})
@@ -128,6 +136,8 @@ class Fact:
     alternatives: frozenset[tuple[str, int]] = frozenset()  #: (contrast group, alternative) it names
     quantities: frozenset[tuple[str, str]] = frozenset()  #: (unit, number) pairs it names
     mood: frozenset[str] = frozenset()  #: its modality and aspect markers (:func:`mood`)
+    denied: frozenset[str] = frozenset()  #: keys only in a clause it denies (「Aではなく B」: A's)
+    counted: tuple[tuple[str, str], ...] = ()  #: its (unit, number) pairs, each time it names one
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +148,7 @@ class FactBook:
     context: frozenset[str]
     story: frozenset[str] = frozenset()  #: every key of the statement, truth, facts and rule words
     readings: tuple[str, ...] = ()  #: each fact's (and the statement's) whole reading, folded
+    worded: frozenset[str] = frozenset()  #: every fact's words (a rule word a fact uses is told apart)
 
     def stating(self, details: Sequence[frozenset[str]], rules: frozenset[int]) -> tuple[Fact, ...]:
         """The facts about one of ``rules`` (or about any rule when ``rules`` is empty)
@@ -170,7 +181,7 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
     for i, token in enumerate(tokens):
         if token.pos[0] in _CONTENT_POS or token.pos[1] == "数詞":
             keys |= token_keys(token) | {fold(token.reading)}  # a question typed in kana meets it
-            keys |= _quantity(tokens, i)
+            keys |= _quantity(tokens, i) | _compound_head(token)
     ntable = natural_table(table)
     phrases = fired_phrases(ntable, tokens)
     fired = frozenset(ntable.rules[position].index for position, _, _ in phrases)
@@ -181,8 +192,71 @@ def _analyze_fact(text: str, table: RuleTable, context: frozenset[str]) -> Fact:
         polarity = "negative"  # 「持っておらず」: a clause cut before its end, negated by ず
     return Fact(
         text, frozenset(keys), head_keys(tokens), polarity, fired, words | keys, words, ctx, _asks_relevance(tokens),
-        alternatives_of(frozenset(keys)), _quantities(tokens), mood(tokens),
+        alternatives_of(frozenset(keys) | _short_units(tokens)), _quantities(tokens), mood(tokens), _denied_keys(tokens),
+        _counted_list(tokens),
     )
+
+
+def _counted_list(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (fold(tokens[i + 1].normalized), fold(tokens[i].normalized)) for i in range(len(tokens)) if _counted(tokens, i)
+    )
+
+
+def _as_often(fact: Fact, tokens: Sequence[Token]) -> bool:
+    """The fact names each number with its unit at least as often as the question (「3時から3時に」
+    is not stated by 「2時から3時へ」)."""
+    asked = Counter(_counted_list(tokens))
+    have = Counter(fact.counted)
+    return all(have[q] >= n for q, n in asked.items())
+
+
+def _denied_keys(tokens: Sequence[Token]) -> frozenset[str]:
+    """The keys of the content words of a clause the statement denies before it goes on
+    (「新しく書いたものではなく古い」「鍵を持たず、歩いて帰った」): a clause ended by a continuing
+    negation (なく, ず) with more content after it. Keys also used in the rest are not denied."""
+    denied: set[str] = set()
+    start = 0
+    for i, token in enumerate(tokens):
+        if token.pos[0] == "補助記号" or (token.pos[0] == "助詞" and token.pos[1] == "接続助詞"):
+            start = i + 1
+            continue
+        continuing = (token.lemma == "ない" and token.pos[5].startswith("連用形")) or token.lemma == "ず"
+        if continuing and any(is_content(t) for t in tokens[i + 1:]):
+            for j in range(start, i):
+                if is_content(tokens[j]):
+                    denied |= token_keys(tokens[j])
+            start = i + 1
+    if not denied:
+        return frozenset()
+    kept: set[str] = set()
+    for j in range(start, len(tokens)):
+        if is_content(tokens[j]):
+            kept |= token_keys(tokens[j])
+    return frozenset(denied - kept)
+
+
+_MIN_HEAD = 2
+
+
+def _short_units(tokens: Sequence[Token]) -> frozenset[str]:
+    """The folded short units of the compound nouns (「夏時間」 -> 夏, 時間): where a contrast
+    hides inside a compound."""
+    found: set[str] = set()
+    for token in tokens:
+        if token.pos[0] == "名詞" and token.parts and not token.oov:
+            cuts = (token.begin, *token.parts, token.end)
+            found |= {fold(token.surface[a - token.begin:b - token.begin]) for a, b in pairwise(cuts)}
+    return frozenset(found)
+
+
+def _compound_head(token: Token) -> frozenset[str]:
+    """The last short unit of a compound noun (「Webサーバー」 -> サーバー): a fact about a Web
+    server states what a question says of a server (the head names what the compound is)."""
+    if token.pos[0] != "名詞" or not token.parts or token.oov:
+        return frozenset()
+    tail = token.surface[token.parts[-1] - token.begin:]
+    return frozenset({fold(tail)}) if len(tail) >= _MIN_HEAD else frozenset()
 
 
 def _ends_in_zu(tokens: Sequence[Token]) -> bool:
@@ -245,7 +319,8 @@ def fact_book(table: RuleTable) -> FactBook:
     texts = (*table.facts, *truth_clauses(table.truth))
     facts = tuple(_analyze_fact(text, table, frozen) for text in texts)
     spoken = tuple(fold("".join(t.reading for t in analyze(clean(text)))) for text in (*texts, table.context or ""))
-    book = FactBook(facts, frozen, _story(table, facts, frozen), tuple(r for r in spoken if r))
+    worded = frozenset(w for f in facts for w in f.words)
+    book = FactBook(facts, frozen, _story(table, facts, frozen), tuple(r for r in spoken if r), worded)
     object.__setattr__(table, _BOOK_ATTR, book)
     return book
 
@@ -275,8 +350,8 @@ def absent_thing(tokens: Sequence[Token], table: RuleTable) -> Token | None:
     neither statement, truth, facts nor rules, while another of its words is one of the
     story's (so the question is about this story, not a typo or a paraphrase of a rule word
     the analyzer could not read: a question with an unknown word is never called absent)."""
-    if not table.weighs_details or not tokens or any(t.oov for t in tokens):
-        return None
+    if not table.weighs_details or not tokens or any(t.oov or t.lemma in _FORMAL for t in tokens):
+        return None  # an unknown word, or 「…わけじゃない」: the question is about a claim, not a thing
     content = [t for t in tokens if is_content(t)]
     if any(_is_hiragana(t.surface) for t in content):
         return None  # kana typed for a word (「わいやれす」): the analyzer's cut is not a word
@@ -307,7 +382,10 @@ def _details(
             continue
         if not (is_content(token) or _main_verb(tokens, i)) or _kansai_negation(tokens, i):
             continue
-        if typed_in_kana and _spoken(tokens, i, readings):
+        if (typed_in_kana and _spoken(tokens, i, readings)) or _stray_letter(tokens, i):
+            continue
+        if token.lemma in _FORMAL:
+            details.append(_FORMAL_DETAIL)  # 「…わけじゃない」: a claim no fact's words state (not 分ける)
             continue
         keys = _quantity(tokens, i) or token_keys(token)
         if keys & context or keys & _FOLDED_GENERIC:
@@ -345,11 +423,21 @@ def _spoken(tokens: Sequence[Token], i: int, readings: Sequence[str]) -> bool:
     return False
 
 
+def _stray_letter(tokens: Sequence[Token], i: int) -> bool:
+    """One latin letter typed onto the end of kana (「みやぶるt？」「しくみですかl？」): a key
+    slipped while typing, not a word."""
+    token = tokens[i]
+    if len(token.surface) != 1 or not (token.surface.isascii() and token.surface.isalpha()) or i == 0:
+        return False
+    previous = tokens[i - 1]
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (previous.end == token.begin and _is_hiragana(previous.surface[-1:])
+            and (following is None or following.pos[0] == "補助記号"))
+
+
 def _kansai_negation(tokens: Sequence[Token], i: int) -> bool:
     """Kansai 〜てへん / 〜ひん after a verb (「着きすぎてへん？」): the analyzer's noun へん is an ending."""
-    previous = tokens[i - 1] if i > 0 else None
-    return tokens[i].surface in ("へん", "ひん") and previous is not None and (
-        previous.surface in ("て", "で") or previous.pos[0] in ("動詞", "助動詞"))
+    return kansai_negation(tokens[i - 1] if i > 0 else None, tokens[i])
 
 
 def _main_verb(tokens: Sequence[Token], i: int) -> bool:
@@ -401,8 +489,15 @@ def _said(tokens: Sequence[Token], hits: Sequence[NaturalHit]) -> frozenset[str]
     return frozenset(keys)
 
 
+def _in_denied(fact: Fact, details: Sequence[frozenset[str]]) -> bool:
+    """A detail the fact states only in a clause it denies (「新しく書いたものではなく古い」 does not
+    state 「新しく書いた」)."""
+    return bool(fact.denied) and any(d & fact.denied and not (d & (fact.keys - fact.denied)) for d in details)
+
+
 def _fact_verdict(
-    facts: Sequence[Fact], tokens: Sequence[Token], hits: Sequence[NaturalHit], setting: frozenset[str]
+    facts: Sequence[Fact], tokens: Sequence[Token], hits: Sequence[NaturalHit], setting: frozenset[str],
+    details: Sequence[frozenset[str]] = (), worded: frozenset[str] = frozenset(),
 ) -> tuple[str | None, Fact | None]:
     """YES/NO from the facts that state the question's details (None when they
     disagree or the question's polarity is unclear). YES needs one fact naming every
@@ -417,18 +512,56 @@ def _fact_verdict(
     phrases = [fold(h.matched_word) for h in hits if h.rule.answer in ("YES", "NO")]
     if _asks_relevance(tokens):
         return _relevance_verdict(facts, asked, phrases, setting)
+    named = [h for h in hits if h.rule.answer in _VERDICTS]
+    required = setting - _proper_keys(tokens)  # 「送り主は恵子のお母さん？」 is stated by 「送り主はお母さん」
     found: dict[str, Fact] = {}
     for fact in facts:
         if fact.polarity == "unclear" or ((fact.context - setting) and (setting - fact.context)):
             continue
-        if (fact.polarity == asked and all(p in fact.words for p in phrases) and setting <= fact.keys
-                and _same_mood(fact, asked_mood, head)):
+        if (fact.polarity == asked and all(_names(fact, h, worded) for h in named) and required <= fact.keys
+                and _same_mood(fact, asked_mood, head) and not _in_denied(fact, details)
+                and _as_often(fact, tokens)):
             found.setdefault("YES", fact)
         elif _denies(fact, asked, head, said, setting):
             found.setdefault("NO", fact)
     if len(found) != 1:
         return None, None
     return next(iter(found.items()))
+
+
+_FOLDED_RELEVANCE = frozenset(fold(w) for w in (
+    "関係", "関係する", "関わる", "関連", "関連する", "原因", "せい", "影響", "理由", "要因", "きっかけ", "鍵", "かぎ",
+    "核心", "決め手", "ポイント", "重要", "大事", "証拠", "目的", "ため",
+))
+
+
+def _names(fact: Fact, hit: NaturalHit, worded: frozenset[str]) -> bool:
+    """The fact names the phrase a rule fired on: the phrase itself, or a word that only asks
+    why or whether (「歩く理由を作ってる？」 is stated by 「歩く口実を作った」: 理由 is the asking,
+    not a detail), or -- the rule's words being one thing said several ways -- another word of
+    the same rule, unless the two are alternatives of one contrast group (夏/冬)."""
+    phrase = fold(hit.matched_word)
+    if phrase in fact.words or phrase in _FOLDED_RELEVANCE:
+        return True
+    if hit.rule.index not in fact.rules or phrase in worded:
+        return False  # a phrase other facts use is told apart from its rule's other words (ひらがな/カタカナ)
+    places = _inner_alternatives(phrase)
+    groups = {g for g, _ in places}
+    theirs = fact.alternatives.union(*(_inner_alternatives(w) for w in fact.rule_words))
+    return not any(g in groups and (g, n) not in places for g, n in theirs)
+
+
+_MAX_INNER = 8
+
+
+@cache
+def _inner_alternatives(word: str) -> frozenset[tuple[str, int]]:
+    """The contrast places of a folded rule word and of every piece of it (「冬時間」 -> 冬: a
+    season), so that a rule's words that differ by a contrast inside them are not one thing."""
+    if len(word) > _MAX_INNER:
+        return alternatives_of(frozenset({word}))
+    pieces = {word[a:b] for a in range(len(word)) for b in range(a + 1, len(word) + 1)}
+    return alternatives_of(frozenset(pieces))
 
 
 def _relevance_verdict(
@@ -471,13 +604,16 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
         return _denied(outcome, tokens, book) if hit is not None else outcome
     rules = frozenset(h.rule.index for h in hits if h.rule.answer in ("YES", "NO"))
     setting = _setting(tokens, book.context)
-    verdict, fact = _fact_verdict(book.stating(details, rules), tokens, hits, setting)
+    verdict, fact = _fact_verdict(book.stating(details, rules), tokens, hits, setting, details, book.worded)
     if verdict is not None and fact is not None:
         return NaturalOutcome(_replace(hit or hits[0], verdict, "positive"), f"fact: {fact.text}", hits)
     if hit is not None:
-        against = _contradicting(book, tokens, details, rules, hits)
+        against = _contradicting(book, tokens, details, rules, hits) or _denying_clause(book, tokens, details, rules)
         if against is not None:
             return NaturalOutcome(_replace(hit, "NO", "positive"), f"fact: {against.text}", hits)
+        untold = _untold(book, tokens, details)
+        if untold:
+            return NaturalOutcome(_replace(hit, "NO", "positive"), "the story never says: " + "、".join(untold), hits)
         return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
     return outcome
 
@@ -553,6 +689,12 @@ def _denied(outcome: NaturalOutcome, tokens: Sequence[Token], book: FactBook) ->
     return outcome
 
 
+def _proper_keys(tokens: Sequence[Token]) -> frozenset[str]:
+    """The keys of the question's proper nouns (the statement's people and places: a fact
+    about them need not repeat their names)."""
+    return frozenset(k for t in tokens if t.pos[1] == "固有名詞" for k in token_keys(t))
+
+
 def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]:
     """The question's words that are words of the statement."""
     keys: set[str] = set()
@@ -563,7 +705,7 @@ def _setting(tokens: Sequence[Token], context: frozenset[str]) -> frozenset[str]
 
 
 def _unstated(tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> str:
-    words = [t.surface for t in tokens if token_keys(t) in details]
+    words = [t.surface for t in tokens if token_keys(t) in details or (t.lemma in _FORMAL and _FORMAL_DETAIL in details)]
     return "no fact states: " + "、".join(words)
 
 
@@ -635,3 +777,57 @@ def _contradicting(
 
 
 _VERDICTS = frozenset({"YES", "NO"})
+
+
+#: Details the story never uses that make a question's event untold (one can be a paraphrase).
+_UNTOLD = 2
+_WRITTEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々\u30a1-\u30faA-Za-z]")
+
+
+def _untold(book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> list[str]:
+    """The surfaces of a question's details when it asserts an event built of two or more words
+    the story never uses -- in neither statement, truth, facts nor rule words -- (「友達はけがで入院
+    してる？」: けが, 入院): the story is the whole truth, so that event did not happen (いいえ). Only
+    words as written (:func:`_written`: kana may be a fragment the analyzer cut from a word typed
+    in kana), no adverbial noun (以外, 中), in a question with a verb (an event:
+    an attribute the story leaves out is not denied by it), never a relevance question or a
+    negated one. With one such word the hedge stays: one word is too often a paraphrase."""
+    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+        return []
+    absent = [d for d in details if not d & book.story]
+    if len(absent) < _UNTOLD:
+        return []
+    if not any(t.pos[0] == "動詞" for t in tokens):
+        return []  # 「そのMacは会社の支給品？」 asks an attribute the story may leave out, not an event
+    places = [i for i, t in enumerate(tokens) if token_keys(t) in absent]
+    in_kana = not any(_WRITTEN.search(t.surface) for t in tokens)
+    if len(places) < _UNTOLD or any(tokens[i].pos[2] == "副詞可能" or not _written(tokens, i, in_kana) for i in places):
+        return []
+    return [tokens[i].surface for i in places]
+
+
+def _written(tokens: Sequence[Token], i: int, in_kana: bool) -> bool:
+    """A word as written, not a fragment the analyzer cut from kana: kanji, katakana or latin, or
+    a kana word of two kana or more, between grammar or other scripts, in a question that also
+    has kanji (「けがで入院」; not 「だく|てんが」, a kana run cut in two)."""
+    token = tokens[i]
+    if _WRITTEN.search(token.surface):
+        return True
+    if in_kana or len(token.surface) < _MIN_HEAD:
+        return False
+    neighbours = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+    return not any(is_content(t) and _is_hiragana(t.surface) for t in neighbours)
+
+
+def _denying_clause(
+    book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]], rules: frozenset[int]
+) -> Fact | None:
+    """A fact about one of the question's rules that denies, in a clause of its own, every
+    detail the question asserts (「新しく書いたビルドスクリプトのバグ？」 against 「ビルドのスクリプトは
+    新しく書いたものではなく古い」): いいえ."""
+    if not details or assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+        return None
+    for fact in book.facts:
+        if fact.denied and fact.rules & rules and all(d & fact.denied for d in details):
+            return fact
+    return None
