@@ -62,6 +62,11 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
+_POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Words that mark a change as a fault (太りがち, 遅れ気味, 一向に, ばかり, 水っぽくなった, 時間切れ寸前).
+_FAULT_MARKS = frozenset({"がち", "気味", "ぎみ", "一向", "ばかり", "余計", "かえって", "却って", "逆に", "っぽい",
+                          "くさい", "臭い", "寸前", "直前", "ぎりぎり", "ギリギリ", "危うく"})
 #: Verbs that frame an opinion (〜と思う, 〜と感じる); negated they are hedges (〜とは思えない).
 #: How many tokens before a noun its relative clause is read from (each nested one is shorter).
 _RELATIVE_WINDOW = 24
@@ -128,9 +133,10 @@ def _can_form(token: Token) -> bool:
     row = _E_ROW.find(lemma[-2]) if len(lemma) >= 3 and lemma.endswith("る") else -1
     if token.pos[0] != "動詞" or row < 0 or lemma != token.normalized:
         return False
-    base = analyze(lemma[:-2] + _U_ROW[row])
+    base, whole = analyze(lemma[:-2] + _U_ROW[row]), analyze(lemma)
+    said = len(whole) == 1 and whole[0].reading[:-2] == base[0].reading[:-1] if base else False  # not 逸れる (それる) beside 逸る (はやる)
     return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row] \
-        and base[0].pos[4].startswith("五段")  # not 流る (classical) beside 流れる
+        and base[0].pos[4].startswith("五段") and said  # not 流る (classical) beside 流れる
 
 
 def _problem_stem(token: Token, lex: Lexicon) -> bool:
@@ -506,7 +512,19 @@ def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     return k >= 1 and _lemma_in(tokens[k - 1], lex.better_words)
 
 
+def _between_figures(tokens: Sequence[Token]) -> bool:
+    """A change between two figures (8%から15%に, 5割から7割へ, 2日から半日まで): a comparison with
+    the past, said in numbers."""
+    start = next((i for i, t in enumerate(tokens) if t.surface == "から" and t.pos[0] == "助詞" and any(
+        x.pos[1] == "数詞" for x in tokens[max(0, i - 3) : i])), None)
+    if start is None:
+        return False
+    return any(t.surface in ("に", "へ", "まで") and t.pos[0] == "助詞" for t in tokens[start + 2 : start + 6])
+
+
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    if _between_figures(tokens):
+        return True
     for i, t in enumerate(tokens):
         if t.lemma in ("比べる", "比較", "違う", "異なる") and any(
                 x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
@@ -574,7 +592,37 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity > 0:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
+    if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
+        return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """The clause tells a change (〜くなった, 〜になってきた, 〜てきた, a verb of decrease or growth)
+    of something the lexicon cannot judge, and nothing in it marks a fault: a coach reports a
+    change to say it went the right way, and says so when it did not (〜てしまった, また, まだ,
+    〜すぎる, 〜気味, a problem word: those are read before this)."""
+    if chain.negations or chain.excess or chain.evidential:
+        return False
+    t = tokens[head]
+    if _scalar(t, 0, lex) is not None or t.lemma in _POSTURE:
+        return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
+    verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
+    changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive)
+    marked = any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
+    return changed and not marked and not _problem_verb_stem(t, lex)
+
+
+def _problem_verb_stem(token: Token, lex: Lexicon) -> bool:
+    """A verb whose noun form (連用形) names a problem (ばらつく: ばらつき, ふらつく: ふらつき)."""
+    lemma = token.lemma
+    if token.pos[0] != "動詞" or len(lemma) < 2:
+        return False
+    row = _U_ROW.find(lemma[-1])
+    stems = {lemma[:-1]} if lemma.endswith("る") else set()
+    if row >= 0:
+        stems.add(lemma[:-1] + _I_ROW[row])
+    return any(len(stem) >= 2 and stem in lex.problem_nouns for stem in stems)
 
 
 def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
