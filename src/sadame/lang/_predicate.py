@@ -64,6 +64,8 @@ _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
+_SHOWS = frozenset({"目立つ", "多発", "頻発", "急増"})
 #: Words that mark a change as a fault (太りがち, 遅れ気味, 一向に, ばかり, 水っぽくなった, 時間切れ寸前).
 _FAULT_MARKS = frozenset({"がち", "気味", "ぎみ", "一向", "ばかり", "余計", "かえって", "却って", "逆に", "っぽい",
                           "くさい", "臭い", "寸前", "直前", "ぎりぎり", "ギリギリ", "危うく"})
@@ -311,6 +313,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         if counted:
             return counted
     polarity = _noun_polarity(tokens[start:end], lex, negative)
+    if not polarity and start >= 2 and tokens[start - 1].surface == "の" and tokens[start - 2].surface == "まで":
+        return -1  # 返信までの時間, 電話に出るまでのコール数: how long it takes, the less the better
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
         polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
     room = _lemma_in(tokens[end - 1], lex.room_nouns)
@@ -408,8 +412,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
-    if _lemma_in(t, lex.increase_verbs):
-        return (subject if subject else -1), True
+    if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
+        return (subject if subject else -1 if t.lemma in _SHOWS else 0), True  # but what 目立つ shows is a fault
     if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
         grew = chain.came or (chain.past and not chain.progressive)
         return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
@@ -608,7 +612,9 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     if _scalar(t, 0, lex) is not None or t.lemma in _POSTURE:
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
-    changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive)
+    amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
+    changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
+        amount and chain.progressive)
     marked = any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
     return changed and not marked and not _problem_verb_stem(t, lex)
 
