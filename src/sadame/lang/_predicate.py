@@ -64,6 +64,8 @@ _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
+_OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
 #: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
 _SHOWS = frozenset({"目立つ", "多発", "頻発", "急増"})
 #: Words that mark a change as a fault (太りがち, 遅れ気味, 一向に, ばかり, 水っぽくなった, 時間切れ寸前).
@@ -568,6 +570,10 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         change |= reading == "better"
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
+    if chain.negations % 2 and polarity == 0 and subject == 0 and _none_at_all(tokens, head, lex):
+        polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault
+    if not chain.negations and subject <= 0 and _zero(tokens, head):
+        return "better"  # 先月は3回あった遅刻が今月は0回だった
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
@@ -599,6 +605,27 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
         return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """「一つも / 一度も / 一件も … ない」 of being there or happening: not even one of it (not of
+    an occasion: 意見を求める場面が一度もなかった is a problem)."""
+    t = tokens[head]
+    there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
+    occasion = any(x.lemma in _OCCASIONS and n.surface in _SUBJECT_PARTICLES for x, n in pairwise(tokens[:head]))
+    return there and not occasion and any(
+        x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
+            tokens[i - 1].surface in _ONCE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
+        for i, x in enumerate(tokens[:head]))
+
+
+def _zero(tokens: Sequence[Token], head: int) -> bool:
+    """The predicate is a count of none (0回だった, ゼロ件): said of a neutral subject, it went."""
+    t = tokens[head]
+    nums = ("0", "０", "ゼロ", "零")
+    return (t.surface in nums and t.pos[1] == "数詞") or (
+        head >= 1 and tokens[head - 1].surface in nums and tokens[head - 1].pos[1] == "数詞"
+        and t.pos[0] in ("接尾辞", "名詞"))
 
 
 def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
