@@ -395,6 +395,9 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return 1, True  # 構えがさまになってきた
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
+    if t.pos[0] == "形容詞" and head + 1 < len(tokens) and tokens[head + 1].lemma == "がる" \
+            and not _lemma_in(t, lex.positive_states):
+        return -1, False  # 怖がる, 嫌がる, 恥ずかしがる: shows a feeling in the way (怖がらなくなった: gone)
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
         return (-chain.ease if bad else chain.ease), False
@@ -570,8 +573,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         change |= reading == "better"
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
-    if chain.negations % 2 and polarity == 0 and subject == 0 and _none_at_all(tokens, head, lex):
-        polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault
+    if chain.negations % 2 and polarity <= 0 and subject <= 0 and _none_at_all(tokens, head, lex):
+        polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
     if not chain.negations and subject <= 0 and _zero(tokens, head):
         return "better"  # 先月は3回あった遅刻が今月は0回だった
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
@@ -787,6 +790,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
+        earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
     if last == "praise" and "better" in earlier:
@@ -798,6 +803,19 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _said_of_nominal(tokens: Sequence[Token]) -> bool:
+    """The clause's subject is a nominalized clause (〜ことが, 〜のが, 〜場面が): what came before it
+    with 〜て may be part of that clause, not a clause of its own."""
+    return any(t.lemma in _OCCASIONS | {"の"} and n.surface in _SUBJECT_PARTICLES and i >= 1
+               and _adnominal(tokens[i - 1]) for i, (t, n) in enumerate(pairwise(tokens)))
+
+
+def _te_joint(tokens: Sequence[Token]) -> bool:
+    """The clause ends in 〜て / 〜で after a verb (震えて, 崩れて)."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    return len(words) >= 2 and words[-1].surface in ("て", "で") and words[-2].pos[0] == "動詞"
 
 
 def _change_clause(tokens: Sequence[Token]) -> bool:
