@@ -433,6 +433,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
         return scalar, False
+    if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
+        return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
@@ -610,6 +612,13 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     return "problem" if polarity < 0 else None
 
 
+def _measured(tokens: Sequence[Token], head: int) -> bool:
+    """The subject is a measure (高さ, 深さ: an adjective's noun in 〜さ), so 上がった says the figure
+    went up, not a body part moving."""
+    return any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞" and t.surface.endswith("さ")
+               and t.pos[0] in ("名詞", "接尾辞") for t, n in pairwise(tokens[:head]))
+
+
 def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     """「一つも / 一度も / 一件も … ない」 of being there or happening: not even one of it (not of
     an occasion: 意見を求める場面が一度もなかった is a problem)."""
@@ -639,7 +648,7 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     if chain.negations or chain.excess or chain.evidential:
         return False
     t = tokens[head]
-    if _scalar(t, 0, lex) is not None or t.lemma in _POSTURE:
+    if _scalar(t, 0, lex) is not None or (t.lemma in _POSTURE and not _measured(tokens, head)):
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
     amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
