@@ -64,6 +64,9 @@ _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
+_PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
+                       "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
 #: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
 _OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
 #: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
@@ -400,6 +403,9 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return -1, False  # 怖がる, 嫌がる, 恥ずかしがる: shows a feeling in the way (怖がらなくなった: gone)
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
+        lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
+        if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
+            return 1, True  # 息が上がりにくくなった: what now happens less is what should not
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
@@ -610,6 +616,15 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
         return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """An intransitive verb said of its subject (息が上がる, 形が崩れる), not an action on an object
+    (資料を読む) nor one that works (声が通る, 伝わる) or is perceived (読む, 見る, 分かる)."""
+    t = tokens[head]
+    if t.pos[0] != "動詞" or _success(tokens, head, lex) or t.lemma in _PERCEIVE or _can_form(t):
+        return False
+    return head >= 1 and tokens[head - 1].surface == "が" and not _object_of(tokens, head)
 
 
 def _measured(tokens: Sequence[Token], head: int) -> bool:
