@@ -64,6 +64,8 @@ _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Prefixes that negate what follows (不揃い, 非効率, 無表情, 未完成).
+_NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
 #: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
 _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
@@ -667,9 +669,14 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
     amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
+    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能"))
+    if chain.became and t.pos[0] != "動詞" and not state:
+        return False  # 棒立ちになった, 一本調子になってきた: a thing it became, not a quality it gained
+    negated = (t.surface[:1] in ("不", "非") and t.surface != "非常") or (
+        head >= 1 and tokens[head - 1].pos[0] == "接頭辞" and tokens[head - 1].surface in _NEGATING_PREFIXES)
     changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
         amount and chain.progressive)
-    marked = any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
+    marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
     return changed and not marked and not _problem_verb_stem(t, lex)
 
 
