@@ -23,9 +23,17 @@ def test_each_construction_reads_as_its_golden_reading(text: str, expected: str)
 
 
 def test_a_ruleset_negative_word_makes_the_subject_a_problem() -> None:
-    # 「着地の音」 is neither good nor bad to the lexicon; as a ruleset negative word its going is progress.
-    assert read_clause_text("着地の音が消えた") is None
-    assert read_clause_text("着地の音が消えた", ("音",)) == "better"
+    # 「着地の音」 is neither good nor bad to the lexicon: its growing says nothing; as a ruleset
+    # negative word its growing is a problem.
+    assert read_clause_text("着地の音が大きくなった") is None
+    assert read_clause_text("着地の音が大きくなった", ("音",)) == "problem"
+
+
+def test_an_unmarked_change_of_an_unknown_subject_is_progress() -> None:
+    # A coach reports a change to say it went the right way unless something marks it a fault.
+    assert read_clause_text("着地の音が消えた") == "better"
+    assert read_clause_text("着地の音が消えてしまった") == "problem"
+    assert read_clause_text("着地の音が水っぽくなった") is None  # 〜っぽい marks a fault: not progress
 
 
 def test_the_bundled_lexicon_has_every_list() -> None:

@@ -71,10 +71,17 @@ _CONTINUING = frozenset({"引き続き", "相変わらず", "変わらず", "今
 def _is_contrast(tokens: Sequence[Token], i: int) -> bool:
     t = tokens[i]
     if t.pos[0] == "助詞" and t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "けれど", "けれども"):
-        return True
+        return not _stem_before(tokens, i)
     pair = tuple(x.surface for x in tokens[i : i + 3])
     pause = len(pair) == 3 and (pair[2] in ("、", ",") or tokens[i + 2].pos[0] in ("空白", "補助記号"))
     return (pair[:2] in (("もの", "の"), ("の", "に")) and pause) or pair == ("と", "は", "いえ")
+
+
+def _stem_before(tokens: Sequence[Token], i: int) -> bool:
+    """A verb stem before ``tokens[i]`` (書き忘れが増えた: Sudachi reads 忘れ + conjunctive が): a
+    noun and its case particle, since the conjunctive が follows a finished predicate."""
+    prev = tokens[i - 1] if i else None
+    return prev is not None and prev.pos[0] == "動詞" and prev.surface != prev.lemma and prev.surface[-1:] != "る"
 
 
 def main_clause(tokens: Sequence[Token]) -> Sequence[Token]:

@@ -62,6 +62,20 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
+_POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
+#: Prefixes that negate what follows (不揃い, 非効率, 無表情, 未完成).
+_NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
+#: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
+_PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
+                       "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
+#: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
+_OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
+#: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
+_SHOWS = frozenset({"目立つ", "多発", "頻発", "急増"})
+#: Words that mark a change as a fault (太りがち, 遅れ気味, 一向に, ばかり, 水っぽくなった, 時間切れ寸前).
+_FAULT_MARKS = frozenset({"がち", "気味", "ぎみ", "一向", "ばかり", "余計", "かえって", "却って", "逆に", "っぽい",
+                          "くさい", "臭い", "寸前", "直前", "ぎりぎり", "ギリギリ", "危うく"})
 #: Verbs that frame an opinion (〜と思う, 〜と感じる); negated they are hedges (〜とは思えない).
 #: How many tokens before a noun its relative clause is read from (each nested one is shorter).
 _RELATIVE_WINDOW = 24
@@ -128,9 +142,10 @@ def _can_form(token: Token) -> bool:
     row = _E_ROW.find(lemma[-2]) if len(lemma) >= 3 and lemma.endswith("る") else -1
     if token.pos[0] != "動詞" or row < 0 or lemma != token.normalized:
         return False
-    base = analyze(lemma[:-2] + _U_ROW[row])
+    base, whole = analyze(lemma[:-2] + _U_ROW[row]), analyze(lemma)
+    said = len(whole) == 1 and whole[0].reading[:-2] == base[0].reading[:-1] if base else False  # not 逸れる (それる) beside 逸る (はやる)
     return len(base) == 1 and base[0].pos[0] == "動詞" and base[0].lemma == lemma[:-2] + _U_ROW[row] \
-        and base[0].pos[4].startswith("五段")  # not 流る (classical) beside 流れる
+        and base[0].pos[4].startswith("五段") and said  # not 流る (classical) beside 流れる
 
 
 def _problem_stem(token: Token, lex: Lexicon) -> bool:
@@ -305,6 +320,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         if counted:
             return counted
     polarity = _noun_polarity(tokens[start:end], lex, negative)
+    if not polarity and start >= 2 and tokens[start - 1].surface == "の" and tokens[start - 2].surface == "まで":
+        return -1  # 返信までの時間, 電話に出るまでのコール数: how long it takes, the less the better
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
         polarity = min(0, _noun_polarity(tokens[start - 1 : end], lex, negative))
     room = _lemma_in(tokens[end - 1], lex.room_nouns)
@@ -383,8 +400,14 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return 1, True  # 構えがさまになってきた
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
+    if t.pos[0] == "形容詞" and head + 1 < len(tokens) and tokens[head + 1].lemma == "がる" \
+            and not _lemma_in(t, lex.positive_states):
+        return -1, False  # 怖がる, 嫌がる, 恥ずかしがる: shows a feeling in the way (怖がらなくなった: gone)
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
+        lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
+        if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
+            return 1, True  # 息が上がりにくくなった: what now happens less is what should not
         return (-chain.ease if bad else chain.ease), False
     if _lemma_in(t, lex.better_words):
         return 1, True
@@ -402,8 +425,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
-    if _lemma_in(t, lex.increase_verbs):
-        return (subject if subject else -1), True
+    if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
+        return (subject if subject else -1 if t.lemma in _SHOWS else 0), True  # but what 目立つ shows is a fault
     if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
         grew = chain.came or (chain.past and not chain.progressive)
         return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
@@ -418,6 +441,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
         return scalar, False
+    if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
+        return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
@@ -506,7 +531,19 @@ def _progress_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     return k >= 1 and _lemma_in(tokens[k - 1], lex.better_words)
 
 
+def _between_figures(tokens: Sequence[Token]) -> bool:
+    """A change between two figures (8%から15%に, 5割から7割へ, 2日から半日まで): a comparison with
+    the past, said in numbers."""
+    start = next((i for i, t in enumerate(tokens) if t.surface == "から" and t.pos[0] == "助詞" and any(
+        x.pos[1] == "数詞" for x in tokens[max(0, i - 3) : i])), None)
+    if start is None:
+        return False
+    return any(t.surface in ("に", "へ", "まで") and t.pos[0] == "助詞" for t in tokens[start + 2 : start + 6])
+
+
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    if _between_figures(tokens):
+        return True
     for i, t in enumerate(tokens):
         if t.lemma in ("比べる", "比較", "違う", "異なる") and any(
                 x.surface in lex.past_words for x in tokens[max(0, i - 4) : i]):
@@ -546,6 +583,10 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         change |= reading == "better"
     if chain.habit:
         polarity, change = (polarity if polarity else 1), True
+    if chain.negations % 2 and polarity <= 0 and subject <= 0 and _none_at_all(tokens, head, lex):
+        polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
+    if not chain.negations and subject <= 0 and _zero(tokens, head):
+        return "better"  # 先月は3回あった遅刻が今月は0回だった
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
@@ -574,7 +615,81 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity > 0:
         changed = change or compares or chain.became or chain.came or (absent and _this_time(tokens))
         return "better" if changed else "praise"
+    if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
+        return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """An intransitive verb said of its subject (息が上がる, 形が崩れる), not an action on an object
+    (資料を読む) nor one that works (声が通る, 伝わる) or is perceived (読む, 見る, 分かる)."""
+    t = tokens[head]
+    if t.pos[0] != "動詞" or _success(tokens, head, lex) or t.lemma in _PERCEIVE or _can_form(t):
+        return False
+    return head >= 1 and tokens[head - 1].surface == "が" and not _object_of(tokens, head)
+
+
+def _measured(tokens: Sequence[Token], head: int) -> bool:
+    """The subject is a measure (高さ, 深さ: an adjective's noun in 〜さ), so 上がった says the figure
+    went up, not a body part moving."""
+    return any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞" and t.surface.endswith("さ")
+               and t.pos[0] in ("名詞", "接尾辞") for t, n in pairwise(tokens[:head]))
+
+
+def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """「一つも / 一度も / 一件も … ない」 of being there or happening: not even one of it (not of
+    an occasion: 意見を求める場面が一度もなかった is a problem)."""
+    t = tokens[head]
+    there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
+    occasion = any(x.lemma in _OCCASIONS and n.surface in _SUBJECT_PARTICLES for x, n in pairwise(tokens[:head]))
+    return there and not occasion and any(
+        x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
+            tokens[i - 1].surface in _ONCE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
+        for i, x in enumerate(tokens[:head]))
+
+
+def _zero(tokens: Sequence[Token], head: int) -> bool:
+    """The predicate is a count of none (0回だった, ゼロ件): said of a neutral subject, it went."""
+    t = tokens[head]
+    nums = ("0", "０", "ゼロ", "零")
+    return (t.surface in nums and t.pos[1] == "数詞") or (
+        head >= 1 and tokens[head - 1].surface in nums and tokens[head - 1].pos[1] == "数詞"
+        and t.pos[0] in ("接尾辞", "名詞"))
+
+
+def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """The clause tells a change (〜くなった, 〜になってきた, 〜てきた, a verb of decrease or growth)
+    of something the lexicon cannot judge, and nothing in it marks a fault: a coach reports a
+    change to say it went the right way, and says so when it did not (〜てしまった, また, まだ,
+    〜すぎる, 〜気味, a problem word: those are read before this)."""
+    if chain.negations or chain.excess or chain.evidential:
+        return False
+    t = tokens[head]
+    if _scalar(t, 0, lex) is not None or (t.lemma in _POSTURE and not _measured(tokens, head)):
+        return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
+    verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
+    amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
+    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能"))
+    if chain.became and t.pos[0] != "動詞" and not state:
+        return False  # 棒立ちになった, 一本調子になってきた: a thing it became, not a quality it gained
+    negated = (t.surface[:1] in ("不", "非") and t.surface != "非常") or (
+        head >= 1 and tokens[head - 1].pos[0] == "接頭辞" and tokens[head - 1].surface in _NEGATING_PREFIXES)
+    changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
+        amount and chain.progressive)
+    marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
+    return changed and not marked and not _problem_verb_stem(t, lex)
+
+
+def _problem_verb_stem(token: Token, lex: Lexicon) -> bool:
+    """A verb whose noun form (連用形) names a problem (ばらつく: ばらつき, ふらつく: ふらつき)."""
+    lemma = token.lemma
+    if token.pos[0] != "動詞" or len(lemma) < 2:
+        return False
+    row = _U_ROW.find(lemma[-1])
+    stems = {lemma[:-1]} if lemma.endswith("る") else set()
+    if row >= 0:
+        stems.add(lemma[:-1] + _I_ROW[row])
+    return any(len(stem) >= 2 and stem in lex.problem_nouns for stem in stems)
 
 
 def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
@@ -706,6 +821,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
+        earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
     if last == "praise" and "better" in earlier:
@@ -717,6 +834,19 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _said_of_nominal(tokens: Sequence[Token]) -> bool:
+    """The clause's subject is a nominalized clause (〜ことが, 〜のが, 〜場面が): what came before it
+    with 〜て may be part of that clause, not a clause of its own."""
+    return any(t.lemma in _OCCASIONS | {"の"} and n.surface in _SUBJECT_PARTICLES and i >= 1
+               and _adnominal(tokens[i - 1]) for i, (t, n) in enumerate(pairwise(tokens)))
+
+
+def _te_joint(tokens: Sequence[Token]) -> bool:
+    """The clause ends in 〜て / 〜で after a verb (震えて, 崩れて)."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    return len(words) >= 2 and words[-1].surface in ("て", "で") and words[-2].pos[0] == "動詞"
 
 
 def _change_clause(tokens: Sequence[Token]) -> bool:

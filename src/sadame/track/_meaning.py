@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from sadame.lang import Token, analyze
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
+from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
 from sadame.lang._predicate import read_clauses
 
@@ -135,16 +137,24 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     clause (after the last 〜が、/ 〜ものの) is praise -- an improvement when it compares with
     the past or continues (前回より, 引き続き) -- and anything else is a problem.
 
+    A named thing that got better, then a residual (〜が整ってきたが、まだ少し〜 / 〜ようになった。
+    ただ、〜ときだけ〜) is an improvement with a caveat, read before all that; progress said of
+    nothing in particular (前回より改善したが、まだ結論が曖昧) leaves the problem standing.
+
     >>> finding_meaning("かかと着地がなくなった", ("良い",), ("遅れ",))
     'improvement'
     >>> finding_meaning("ヒアリングは上手だが、提案につなげられていない", ("上手",), ())
     'problem'
     >>> finding_meaning("資料の説明は引き続き分かりやすい", ("分かりやす",), ())
     'improvement'
+    >>> finding_meaning("足さばきが整ってきたが、後ろ足はまだ少し床につく", (), ())
+    'improvement'
     """
     if has_return_cue(text):
         return "problem"
     tokens = analyze(text[:2_000])
+    if _progress_then_residual(tokens, negative):
+        return "improvement"
     clause = main_clause(tokens)
     reading = read_clauses(clause, negative)
     if reading == "problem" or reading == "better":
@@ -168,6 +178,44 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
+
+
+#: Words that make what follows a residual: still a little, only sometimes, only there.
+_RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少", "若干", "わずか", "僅か", "ちょっと", "だけ",
+                       "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
+#: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
+_QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
+#: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
+_GENERIC = frozenset({"部分", "点", "ところ", "所", "面", "方", "全体", "全般", "前回", "以前", "今回", "前", "これ",
+                      "それ"})
+
+
+def _split_residual(tokens: Sequence[Token]) -> int | None:
+    """Where the last contrast (〜が、 / 〜ものの / 〜けど) or qualifying sentence (。ただ、) starts."""
+    split = None
+    for i in range(len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        contrast = (t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "けれど", "けれども")) or (
+            t.surface == "もの" and nxt.surface == "の")
+        pause = t.surface in ("。", "．") or t.pos[0] == "空白"  # the normalizer leaves a space for 。
+        if contrast or (pause and nxt.surface in _QUALIFY):
+            split = i
+    return split
+
+
+def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A named thing got better, then what is left is a residual (まだ, 少し, だけ, 時々, 〜と)."""
+    split = _split_residual(tokens)
+    if split is None or split < 3:
+        return False
+    before, after = tokens[:split], tokens[split + 1 :]
+    progress = lexicon().better_words | lexicon().positive_nouns  # 改善はしたものの: progress, not a thing
+    named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
+                and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
+    conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
+                      for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
+    residual = conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after)
+    return named and residual and read_clauses(main_clause(before), negative) == "better"
 
 
 def _stands(text: str, word: str) -> bool:
