@@ -83,11 +83,54 @@ def test_regions_hold_every_occurrence(text: str, block: int, at: int, size: int
     regions = lazy.regions(needle)
     assume(regions is not None)
     assert regions is not None
-    assert lazy.text == plain  # (built after the regions, to place them)
-    placed = [(lazy._norm[r.lo], lazy._norm[r.lo] + len(r.text)) for r in regions]
+    fine = lazy._fine_index()
+    assert fine is not None and lazy._block_flags is not None
+    starts = [len(normalize(text[: fine.cuts[r.lo]], flags=lazy._block_flags)) for r in regions]
+    assert lazy.text == plain  # (built after the regions)
+    placed = [(start, start + len(r.text)) for start, r in zip(starts, regions, strict=True)]
     for r, (a, b) in zip(regions, placed, strict=True):
         assert plain[a:b] == r.text
     pos = plain.find(needle)
     while pos != -1:
         assert any(a <= pos and pos + len(needle) <= b for a, b in placed), (needle, pos)
         pos = plain.find(needle, pos + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=CUT_TEXTS, picks=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 12)), min_size=1, max_size=6))
+def test_blocks_normalized_together_have_the_whole_texts_offsets(text: str, picks: list[tuple[int, int]]) -> None:
+    """prefetch(): the fine blocks its needles read, normalized joined in one call (adjacent
+    or not), get the texts and the original spans the whole text's offsets give them; the
+    fine blocks' plain texts, joined, are the whole normalized text."""
+    flags = resolve_flags("quote", None)
+    full = normalize_with_offsets(text, flags=flags)
+    assume(full.text)
+    lazy = LazyOffsets(text, flags, block=1)
+    assume(lazy.sparse())
+    fine = lazy._fine_index()
+    assert fine is not None and lazy._block_flags is not None
+    lazy.prefetch([full.text[at % len(full.text) :][:size] for at, size in picks])
+    batched = sorted(fine.batched)
+    assume(batched)
+    assert "".join(lazy._fine_text(fine, i) for i in range(len(fine.texts))) == full.text
+    for i in batched:
+        start = len(normalize(text[: fine.cuts[i]], flags=lazy._block_flags))
+        for j, _char in enumerate(lazy._fine_text(fine, i)):
+            assert lazy._fine_span(fine, i, j) == (full.starts[start + j], full.ends[start + j])
+
+
+def test_the_fine_index_cuts_after_every_safe_newline() -> None:
+    text = "前置き。\n- **保守性**: 照合\nabc\n漢字\n\n末尾"
+    lazy = LazyOffsets(text * 30, resolve_flags("quote", None))
+    fine = lazy._fine_index()
+    assert fine is not None
+    assert list(fine.cuts[:5]) == [0, 5, 19, len(text) + 5, len(text) + 19]  # not after "abc" nor before "\n"
+    assert all((text * 30)[c - 1] == "\n" for c in fine.cuts[1:-1])
+
+
+def test_no_fine_index_when_every_sentinel_is_in_the_text() -> None:
+    """A text holding every sentinel character has no fine index: regions() answers None
+    and the quote check reads the whole text (same results)."""
+    text = "".join(chr(c) for c in range(9)) + "漢字\n" * 300 + "保守性\n"
+    lazy = LazyOffsets(text, resolve_flags("quote", None))
+    assert lazy.sparse() and lazy.regions("保守性") is None

@@ -117,3 +117,21 @@ def test_continuing_from_shared_first_steps_equals_normalizing_from_scratch(text
             assert continued is None
             continue
         assert continued == normalize_with_offsets(text, flags=flags)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(TEXTS, min_size=1, max_size=30))
+def test_whitespace_by_chunks_equals_whitespace_at_once(preset: str, lines: list[str]) -> None:
+    """A long text's whitespace runs are replaced a chunk at a time (bounding the peak memory
+    of ``re.sub``): with chunks of a few characters, text and offsets stay those of one call."""
+    from sadame.normalize import _steps
+
+    text = "\n".join(lines)
+    whole = normalize_with_offsets(text, preset=preset)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_steps, "_WS_CHUNK", 3)
+        chunked = normalize_with_offsets(text, preset=preset)
+        plain = normalize(text, preset=preset)
+    assert (chunked.text, list(chunked.starts), list(chunked.ends)) == (whole.text, list(whole.starts), list(whole.ends))
+    assert plain == whole.text

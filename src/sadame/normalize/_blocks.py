@@ -19,6 +19,12 @@ them, and a run of blocks normalized alone with offsets has, shifted, the offset
 whole text. The one whole-text rule, a wrapping quote pair, is decided once: when the
 text could be wrapped, there is one block.
 
+Before the whole text is built, needles are located on a second, *fine* cut (after every
+safe newline: :class:`_FineIndex`, built at C speed with a sentinel character at each cut):
+the fine blocks' skeletons say where a needle can be, and :meth:`LazyOffsets.prefetch`
+normalizes the fine blocks a batch of needles reads with offsets, joined, in one call (fine
+blocks meet as at a cut whether adjacent or not), so a hit costs no call of its own.
+
 Every window of offsets is checked against the plain text (its normalized text must be
 exactly that slice); on a mismatch (never seen; the tests compare both paths on the eval
 sources and random texts) the object computes the offsets of the whole text once and
@@ -29,12 +35,15 @@ first use.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import threading
 import unicodedata
 from array import array
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Literal
 
 from sadame.normalize._core import NormalizedText, _compiled, normalize, normalize_with_offsets
 from sadame.normalize._flags import JS_WHITESPACE, Equivalence, NormalizeFlags, WhitespaceMode
@@ -68,13 +77,91 @@ def _stable(chars: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _cut_pattern() -> re.Pattern[str]:
-    """A newline after a CJK character and before a character that starts an NFKC chunk
-    (see the module docstring)."""
+def _cut_classes() -> tuple[str, str]:
+    """The characters a cut's newline follows (CJK) and precedes (those that start an NFKC
+    chunk), as class bodies (see the module docstring)."""
     cjk = "".join(map(chr, [*range(0x3001, 0x3097), *range(0x30A1, 0x30FF), *range(0x4E00, 0xA000)]))
     ascii_ = "".join(map(chr, range(0x21, 0x7F)))
-    before, after = _stable(cjk), _stable(ascii_ + cjk)
+    return _stable(cjk), _stable(ascii_ + cjk)
+
+
+@lru_cache(maxsize=1)
+def _cut_pattern() -> re.Pattern[str]:
+    """A newline after a CJK character and before a character that starts an NFKC chunk."""
+    before, after = _cut_classes()
     return re.compile(f"(?<=[{before}])\n(?=[{after}])")
+
+
+@lru_cache(maxsize=1)
+def _fine_cut_pattern() -> re.Pattern[str]:
+    """:func:`_cut_pattern`, starting with its newline (so a scan jumps from one to the next)."""
+    before, after = _cut_classes()
+    return re.compile(f"\n(?<=[{before}]\n)(?=[{after}])")
+
+
+#: Characters one of which (absent from a text) marks the fine cuts while the index is built.
+_SENTINELS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+_LINK = re.compile(r"\]\(")
+
+
+@dataclass(slots=True)
+class _FineIndex:
+    """A text cut after *every* safe newline (fine blocks): ``cuts`` (where each block
+    starts, then the text's length), the blocks' NFKC joined (``nfkc``, ``nfkc_bounds``)
+    and their skeletons joined (``skeleton``, ``bounds``), the blocks whose NFKC may hold a
+    link (``links``, sorted); then what is learned: each block's normalized text, the
+    offsets of blocks (block -> (starts, ends, where the block starts in them, what to add
+    to place one in the original)) and the original characters normalized (``known``).
+    Built at C speed: a sentinel character is put at every cut, and each derived text is
+    split at the sentinels (it is a starter no step changes, not a skeleton character)."""
+
+    cuts: array[int]
+    skeleton: str
+    bounds: array[int]
+    links: list[int]
+    nfkc: str
+    nfkc_bounds: array[int]
+    texts: list[str | None]
+    batched: dict[int, tuple[Sequence[int], Sequence[int], int, int]]
+    known: int = 0
+    alone: int = 0  # of which normalized a block at a time (not by prefetch())
+    #: the blocks of each match of a needle's skeleton (first, last), by skeleton (a few kept)
+    matches: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def matched(self, skeleton: str) -> list[tuple[int, int]]:
+        """The (first, last) blocks of each match of ``skeleton`` (the leftmost match in each
+        first block), in order."""
+        found = self.matches.get(skeleton)
+        if found is None:
+            text, bounds = self.skeleton, self.bounds
+            found = []
+            pos = text.find(skeleton)
+            while pos != -1:
+                first = bisect.bisect_right(bounds, pos) - 1
+                last_start = text.rfind(skeleton, pos, bounds[first + 1] + len(skeleton) - 1)
+                found.append((first, bisect.bisect_right(bounds, last_start + len(skeleton) - 1) - 1))
+                pos = text.find(skeleton, bounds[first + 1])
+            if len(self.matches) >= _MEMO:
+                self.matches.clear()
+            self.matches[skeleton] = found
+        return found
+
+    @classmethod
+    def build(cls, original: str, nfkc: bool) -> _FineIndex | None:
+        mark = next((c for c in _SENTINELS if c not in original), None)
+        if mark is None:
+            return None
+        marked = _fine_cut_pattern().sub("\n" + mark, original)
+        cuts = array("I", itertools.accumulate(map(len, marked.split(mark)), initial=0))
+        if nfkc and not unicodedata.is_normalized("NFKC", marked):
+            marked = unicodedata.normalize("NFKC", marked)
+        pieces = marked.split(mark)
+        nfkc_text = "".join(pieces)
+        nfkc_bounds = array("I", itertools.accumulate(map(len, pieces), initial=0))
+        skeletons = _skeleton_of(marked).split(mark)
+        bounds = array("I", itertools.accumulate(map(len, skeletons), initial=0))
+        links = sorted({bisect.bisect_right(nfkc_bounds, m.start()) - 1 for m in _LINK.finditer(nfkc_text)})
+        return cls(cuts, "".join(skeletons), bounds, links, nfkc_text, nfkc_bounds, [None] * (len(cuts) - 1), {})
 
 
 #: What the steps after NFKC may write that NFKC did not (the comma rule's 、, the whitespace
@@ -137,6 +224,7 @@ class Region:
     hi: int
     text: str
     bounds: list[int]
+    fine: bool = False  # blocks of the fine index (regions()), else the (coarse) blocks
 
 
 class LazyOffsets:
@@ -153,18 +241,18 @@ class LazyOffsets:
         "_block_flags",
         "_blocks",
         "_budget",
+        "_fine",
         "_full",
         "_known",
         "_lock",
         "_maps",
         "_memo",
-        "_nk",
         "_norm",
         "_orig",
         "_positions",
         "_regions",
         "_regions_size",
-        "_skel",
+        "_run",
         "_spent",
         "_text",
         "_whole",
@@ -190,11 +278,11 @@ class LazyOffsets:
         self._spent = 0  # original characters normalized into windows so far
         self._budget = full_after * len(original)
         self._memo: dict[str, str] = {}
+        self._run = _compiled(flags)  # normalize(text, flags=flags), without its checks per call
         self._positions: dict[tuple[str, int], tuple[int, ...]] = {}
         self._maps: dict[int, NormalizedText] = {}  # offsets of single blocks (regions, alignment)
-        self._nk: tuple[str, array[int]] | None = None
+        self._fine: _FineIndex | Literal[False] | None = None  # built by regions(); False: none
         self._whole: Region | None = None
-        self._skel: tuple[str, array[int], list[int]] | None = None
         self._known = 0  # blocks whose normalized text is known
         self._regions: dict[str, list[Region] | None] = {}  # by needle (a source checked again)
         self._regions_size = 0
@@ -219,6 +307,8 @@ class LazyOffsets:
     def text(self) -> str:
         """The whole normalized text (every block's, joined; built once)."""
         text = self._text
+        if text is None and self._full is not None:
+            return self._full.text
         if text is None:
             run = _compiled(self._block_flags) if self._block_flags is not None else None
             pieces: list[str] = []
@@ -233,7 +323,7 @@ class LazyOffsets:
             with self._lock:
                 if self._text is None:
                     self._norm, self._text = norm, "".join(pieces)
-                    self._nk = self._skel = None  # only regions() read them: not kept past here
+                    self._fine = None  # only regions() read it: not kept past here
                     self._regions, self._regions_size = {}, 0
                 text = self._text
         return text
@@ -244,7 +334,9 @@ class LazyOffsets:
         text costs less than more regions)."""
         if self._block_flags is None or self._text is not None or self._full is not None:
             return False
-        return self._known < _SPARSE_UNTIL * len(self._blocks)
+        fine = self._fine
+        alone = fine.alone if fine else 0
+        return self._known < _SPARSE_UNTIL * len(self._blocks) and alone < _SPARSE_UNTIL * len(self.original)
 
     def whole(self) -> Region | None:
         """The whole text as one region (None when it is not cut into blocks)."""
@@ -281,7 +373,7 @@ class LazyOffsets:
         the quotes of a source checked again)."""
         found = self._memo.get(text)
         if found is None:
-            found = normalize(text, flags=self.flags)
+            found = self._run(text)
             if len(text) <= _MEMO_PIECE:
                 if len(self._memo) >= _MEMO:
                     self._memo.clear()
@@ -331,58 +423,60 @@ class LazyOffsets:
             self._maps[i] = found
         return found
 
-    def _nfkc(self) -> tuple[str, array[int]]:
-        """Each block after NFKC alone, joined, and where each block starts in it (built once).
-        NFKC works on chunks and every cut ends one, so this is the whole text's NFKC; a block
-        already in NFKC (most) is copied as it is."""
-        found = self._nk
-        if found is None:
-            bounds, pieces, starts = self._orig, [], array("I", (0,))
-            nfkc, is_normalized = unicodedata.normalize, unicodedata.is_normalized
-            check = self._block_flags is not None and self._block_flags.nfkc
-            for i in range(len(self._blocks)):
-                piece = self.original[bounds[i] : bounds[i + 1]]
-                if check and not is_normalized("NFKC", piece):
-                    piece = nfkc("NFKC", piece)
-                pieces.append(piece)
-                starts.append(starts[-1] + len(piece))
-            found = self._nk = ("".join(pieces), starts)
-        return found
+    # -- before the whole text: the fine blocks a needle's skeleton matches --------------
+    #
+    # Regions are runs of *fine* blocks: the text cut after every safe newline (see
+    # _FineIndex), so that a hit's region is about its line, not a block of BLOCK characters.
 
-    def _reach(self, block: int, left: int, right: int) -> tuple[int, int]:
-        """The blocks around ``block`` whose normalized texts hold at least ``left``
+    def _fine_index(self) -> _FineIndex | None:
+        found = self._fine
+        if found is None:
+            assert self._block_flags is not None
+            found = self._fine = _FineIndex.build(self.original, self._block_flags.nfkc) or False
+        return found or None
+
+    def _fine_text(self, fine: _FineIndex, i: int) -> str:
+        """Fine block ``i``'s normalized text (the plain path, alone; kept)."""
+        known = fine.texts[i]
+        if known is None:
+            assert self._block_flags is not None
+            known = fine.texts[i] = _compiled(self._block_flags)(self.original[fine.cuts[i] : fine.cuts[i + 1]])
+            fine.known += fine.cuts[i + 1] - fine.cuts[i]
+            fine.alone += fine.cuts[i + 1] - fine.cuts[i]
+        return known
+
+    def _fine_span(self, fine: _FineIndex, i: int, j: int) -> tuple[int, int]:
+        """The original span of character ``j`` of fine block ``i``'s normalized text."""
+        batched = fine.batched.get(i)
+        if batched is None:
+            assert self._block_flags is not None
+            a = fine.cuts[i]
+            m = normalize_with_offsets(self.original[a : fine.cuts[i + 1]], flags=self._block_flags)
+            if fine.texts[i] is None:
+                fine.texts[i] = m.text
+                fine.known += fine.cuts[i + 1] - a
+            fine.alone += fine.cuts[i + 1] - a
+            batched = fine.batched[i] = (m.starts, m.ends, 0, a)
+        starts, ends, first, shift = batched
+        return starts[first + j] + shift, ends[first + j] + shift
+
+    def _reach(self, fine: _FineIndex, block: int, left: int, right: int) -> tuple[int, int]:
+        """The fine blocks around ``block`` whose normalized texts hold at least ``left``
         characters before it and ``right`` after it (or up to the text's ends)."""
         lo, have = block, 0
         while have < left and lo > 0:
             lo -= 1
-            have += len(self.block_text(lo))
-        hi, have, last = block, 0, len(self._blocks) - 1
+            have += len(self._fine_text(fine, lo))
+        hi, have, last = block, 0, len(fine.texts) - 1
         while have < right and hi < last:
             hi += 1
-            have += len(self.block_text(hi))
+            have += len(self._fine_text(fine, hi))
         return lo, hi
 
-    def _skeleton(self) -> tuple[str, array[int], list[int]]:
-        """Each block's NFKC without :data:`_LOOSE` characters, joined, where each block
-        starts in it, and the blocks whose NFKC may hold a link (``](``: its target is
-        deleted, so its skeleton is not the normalized text's). Built once."""
-        found = self._skel
-        if found is None:
-            nk, starts = self._nfkc()
-            pieces, bounds, links = [], array("I", (0,)), []
-            for i in range(len(self._blocks)):
-                piece = nk[starts[i] : starts[i + 1]]
-                if "](" in piece:
-                    links.append(i)
-                skeleton = _skeleton_of(piece)
-                pieces.append(skeleton)
-                bounds.append(bounds[-1] + len(skeleton))
-            found = self._skel = ("".join(pieces), bounds, links)
-        return found
-
     def regions(self, needle: str) -> list[Region] | None:
-        """Runs of whole blocks that hold every occurrence of ``needle`` in :attr:`text`, in
-        order, without building the whole text; None when ``needle`` has no skeleton.
+        """Runs of whole fine blocks that hold every occurrence of ``needle`` in :attr:`text`,
+        in order, without building the whole text; None when ``needle`` has no skeleton (or
+        the text has no fine index).
 
         An occurrence that holds no link target holds the needle's skeleton (see
         :data:`_LOOSE`) whole in the blocks' skeletons: the blocks of each skeleton match,
@@ -403,37 +497,127 @@ class LazyOffsets:
         return found
 
     def _find_regions(self, needle: str) -> list[Region] | None:
+        fine = self._fine_index()
         kept = [i for i, c in enumerate(needle) if c not in _LOOSE_SET]
-        if not kept:
+        if fine is None or not kept:
             return None
-        skeleton = _skeleton_of(needle)
         lead, trail = kept[0], len(needle) - 1 - kept[-1]
-        text, bounds, links = self._skeleton()
-        spans: list[tuple[int, int]] = []
-        pos = text.find(skeleton)
-        while pos != -1:
-            first = bisect.bisect_right(bounds, pos) - 1
-            self.block_offsets(first)  # a skeleton match is nearly always a hit: its offsets at once
-            last_start = text.rfind(skeleton, pos, bounds[first + 1] + len(skeleton) - 1)
-            final = bisect.bisect_right(bounds, last_start + len(skeleton) - 1) - 1
-            spans.append((self._reach(first, lead, 0)[0], self._reach(final, 0, trail)[1]))
-            pos = text.find(skeleton, bounds[first + 1])
-        if links:
-            spans = sorted(spans + self._link_spans(needle, links))
-        return self._runs(spans)
+        spans = [
+            (self._reach(fine, first, lead, 0)[0], self._reach(fine, final, 0, trail)[1])
+            for first, final in fine.matched(_skeleton_of(needle))
+        ]
+        if fine.links:
+            spans = sorted(spans + self._link_spans(fine, needle))
+        return self._runs(fine, spans)
 
-    def _link_spans(self, needle: str, links: list[int]) -> list[tuple[int, int]]:
-        nk, starts = self._nfkc()
+    def _link_spans(self, fine: _FineIndex, needle: str) -> list[tuple[int, int]]:
         chars = sorted(set(needle) - _WRITTEN)
         spans: list[tuple[int, int]] = []
-        for block in links:
-            reach = self._reach(block, len(needle), len(needle))
-            piece = nk[starts[reach[0]] : starts[reach[1] + 1]]
+        for block in fine.links:
+            reach = self._reach(fine, block, len(needle), len(needle))
+            piece = fine.nfkc[fine.nfkc_bounds[reach[0]] : fine.nfkc_bounds[reach[1] + 1]]
             if all(c in piece for c in chars):
                 spans.append(reach)
         return spans
 
-    def _runs(self, spans: list[tuple[int, int]]) -> list[Region]:
+    def prefetch(self, needles: list[str]) -> None:
+        """Normalize with offsets, in one call, every fine block :meth:`regions` of
+        ``needles`` and the alignment of their hits may read, so that none is normalized
+        alone (a call per block costs several times its characters). Those are each skeleton
+        match's blocks, reached out over lower bounds of the blocks' normalized lengths
+        (:meth:`_low`: a superset of what :meth:`regions` reaches), with one block more on
+        each side (the characters next to a hit). Blocks joined in order, adjacent or not,
+        meet as at a cut, so their text normalized at once is theirs joined, offsets
+        shifted (the whole text's offsets cost about as much as all its blocks'). Nothing is
+        done unless :meth:`sparse`."""
+        fine = self._fine_index() if self.sparse() else None
+        if fine is None:
+            return
+        wanted = bytearray(len(fine.texts))
+        for needle in needles:
+            for lo, hi in self._needle_spans(fine, needle):
+                wanted[max(lo - 1, 0) : hi + 2] = b"\x01" * (min(hi + 2, len(wanted)) - max(lo - 1, 0))
+        for known in list(fine.batched):  # (blocks whose offsets are known already)
+            wanted[known] = 0
+        if wanted.count(1):
+            self._batch(fine, wanted)
+
+    def _needle_spans(self, fine: _FineIndex, needle: str) -> list[tuple[int, int]]:
+        """The block spans :meth:`_find_regions` reads for ``needle``, or a superset of them."""
+        kept = [i for i, c in enumerate(needle) if c not in _LOOSE_SET]
+        if not kept:
+            return []
+        lead, trail = kept[0], len(needle) - 1 - kept[-1]
+        spans = [
+            (self._low_reach(fine, first, lead, -1), self._low_reach(fine, final, trail, 1))
+            for first, final in fine.matched(_skeleton_of(needle))
+        ]
+        if fine.links:
+            chars = sorted(set(needle) - _WRITTEN)
+            for block in fine.links:
+                lo, hi = self._low_reach(fine, block, len(needle), -1), self._low_reach(fine, block, len(needle), 1)
+                piece = fine.nfkc[fine.nfkc_bounds[lo] : fine.nfkc_bounds[hi + 1]]
+                if all(c in piece for c in chars):
+                    spans.append((lo, hi))
+        return spans
+
+    @staticmethod
+    def _low(fine: _FineIndex, block: int) -> int:
+        """A lower bound of fine block ``block``'s normalized length (its length once known):
+        its skeleton's (which reaches the normalized text whole) unless it may hold a link;
+        else 1 (the CJK character before its cut survives every step), 0 for the last."""
+        known = fine.texts[block]
+        if known is not None:
+            return len(known)
+        if block == len(fine.texts) - 1:
+            return 0
+        at = bisect.bisect_left(fine.links, block)
+        if at < len(fine.links) and fine.links[at] == block:
+            return 1
+        return max(1, fine.bounds[block + 1] - fine.bounds[block])
+
+    def _low_reach(self, fine: _FineIndex, block: int, need: int, step: int) -> int:
+        """The block ``step`` (-1: back, 1: on) from ``block`` where ``need`` normalized
+        characters are surely reached, as :meth:`_reach` does with the blocks' texts."""
+        have, last = 0, len(fine.texts) - 1
+        if step < 0:
+            while have < need and block > 0:
+                block -= 1
+                have += self._low(fine, block)
+        else:
+            while have < need and block < last:
+                block += 1
+                have += self._low(fine, block)
+        return block
+
+    def _batch(self, fine: _FineIndex, wanted: bytearray) -> None:
+        """Normalize the runs of ``wanted`` fine blocks with offsets, joined, in one call."""
+        assert self._block_flags is not None
+        cuts, runs = fine.cuts, []
+        pos = wanted.find(1)
+        while pos != -1:
+            end = wanted.find(0, pos)
+            end = len(wanted) if end == -1 else end
+            runs.append((pos, end - 1))
+            pos = wanted.find(1, end)
+        pieces = [self.original[cuts[lo] : cuts[hi + 1]] for lo, hi in runs]
+        mapped = normalize_with_offsets("".join(pieces), flags=self._block_flags)
+        text, starts, ends = mapped.text, mapped.starts, mapped.ends
+        assert isinstance(starts, array) and isinstance(ends, array)
+        joined = 0
+        for (lo, hi), piece in zip(runs, pieces, strict=True):
+            shift = cuts[lo] - joined
+            first = bisect.bisect_left(starts, joined)
+            for i in range(lo, hi + 1):
+                nxt = bisect.bisect_left(starts, (cuts[i + 1] if i < hi else cuts[hi + 1]) - shift)
+                fine.batched[i] = (starts, ends, first, shift)
+                if fine.texts[i] is None:
+                    fine.texts[i] = text[first:nxt]
+                    fine.known += cuts[i + 1] - cuts[i]
+                first = nxt
+            joined += len(piece)
+
+    def _runs(self, fine: _FineIndex, spans: list[tuple[int, int]]) -> list[Region]:
         """The regions of ``spans`` (sorted block runs), overlapping or touching ones merged."""
         runs: list[list[int]] = []
         for lo, hi in spans:
@@ -441,19 +625,33 @@ class LazyOffsets:
                 runs[-1][1] = max(runs[-1][1], hi)
             else:
                 runs.append([lo, hi])
-        return [self._region(lo, hi) for lo, hi in runs]
+        return [self._region(fine, lo, hi) for lo, hi in runs]
 
-    def _region(self, lo: int, hi: int) -> Region:
-        pieces = [self.block_text(i) for i in range(lo, hi + 1)]
+    def _region(self, fine: _FineIndex, lo: int, hi: int) -> Region:
+        pieces = [self._fine_text(fine, i) for i in range(lo, hi + 1)]
         bounds = [0]
         for piece in pieces:
             bounds.append(bounds[-1] + len(piece))
-        return Region(lo, hi, "".join(pieces), bounds)
+        return Region(lo, hi, "".join(pieces), bounds, fine=True)
 
     def char_span(self, region: Region, index: int) -> tuple[int, int] | None:
         """The original span of the normalized character at ``index`` of ``region.text``
         (``-1``: the character before the region, ``len(region.text)``: the one after);
         None when there is none (the start or the end of the whole text)."""
+        fine = self._fine_index() if region.fine else None
+        if fine is None:
+            return self._coarse_span(region, index)
+        if 0 <= index < len(region.text):
+            k = bisect.bisect_right(region.bounds, index) - 1
+            return self._fine_span(fine, region.lo + k, index - region.bounds[k])
+        if index < 0:
+            block = next((b for b in range(region.lo - 1, -1, -1) if self._fine_text(fine, b)), -1)
+            return None if block < 0 else self._fine_span(fine, block, len(self._fine_text(fine, block)) - 1)
+        block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_text(fine, b)), -1)
+        return None if block < 0 else self._fine_span(fine, block, 0)
+
+    def _coarse_span(self, region: Region, index: int) -> tuple[int, int] | None:
+        """:meth:`char_span` in a region of (coarse) blocks (:meth:`whole`)."""
         if 0 <= index < len(region.text):
             k = bisect.bisect_right(region.bounds, index) - 1
             block = region.lo + k

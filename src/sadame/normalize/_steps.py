@@ -659,12 +659,39 @@ def _whitespace_table(flags: NormalizeFlags) -> dict[int, int | None] | None:
     return dict(_WS_DELETE_TABLE) if flags.whitespace is WhitespaceMode.DELETE else None
 
 
+#: Characters of text whose whitespace runs are replaced in one ``re.sub`` call (a longer
+#: text is cut into chunks: ``re.sub`` keeps a string object per piece until it joins them,
+#: tens of bytes per run, which would set the peak memory of the offsets path).
+_WS_CHUNK = 1 << 16
+_TWO_NON_WS = re.compile("[^" + re.escape(JS_WHITESPACE) + "]{2}")
+
+
+def _runs_replaced(text: str, cjk: bool) -> str:
+    """Every whitespace run as one space (``cjk``: then the spaces next to a CJK character
+    deleted), not stripped. A long text is done a chunk at a time, cut between two
+    non-whitespace characters: no run crosses a cut, and the ``cjk`` rule looks only at a
+    space's two neighbours, so the chunks' results joined are the whole text's."""
+    if len(text) <= 2 * _WS_CHUNK:
+        return _replace_runs(text, cjk)
+    parts: list[str] = []
+    start = 0
+    while start < len(text):
+        cut = _TWO_NON_WS.search(text, start + _WS_CHUNK) if len(text) - start > 2 * _WS_CHUNK else None
+        end = len(text) if cut is None else cut.start() + 1
+        parts.append(_replace_runs(text[start:end], cjk))
+        start = end
+    return "".join(parts)
+
+
+def _replace_runs(text: str, cjk: bool) -> str:
+    replaced = _WS_RUN.sub(" ", text)
+    return _CJK_SPACE.sub("", replaced) if cjk else replaced
+
+
 def _whitespace_text(text: str, flags: NormalizeFlags) -> str:
     if flags.whitespace is WhitespaceMode.DELETE:
         return text.translate(_WS_DELETE_TABLE)
-    if flags.whitespace is WhitespaceMode.CJK:
-        return _CJK_SPACE.sub("", _WS_RUN.sub(" ", text)).strip(" ")
-    return _WS_RUN.sub(" ", text).strip(" ")
+    return _runs_replaced(text, flags.whitespace is WhitespaceMode.CJK).strip(" ")
 
 
 def _cjk_keeps_run(text: str, start: int, end: int) -> bool:
@@ -703,7 +730,9 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     cjk = flags.whitespace is WhitespaceMode.CJK
     size = len(m.text)
     mask = bytearray(b"\x01") * size
-    widened: list[tuple[int, int]] = []  # (output position, end) of kept runs of several characters
+    # output positions and ends of the kept runs of several characters (compact: a source may
+    # have one per line)
+    widened, widened_ends = offsets(), offsets()
     gone = 0
     for a, b in _changing_runs(m.text, cjk):
         # (outside the cjk mode, leading and trailing runs go)
@@ -711,7 +740,8 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         if keep and b - a == 1:
             continue
         if keep:
-            widened.append((a - gone, max(m.ends[a:b])))
+            widened.append(a - gone)
+            widened_ends.append(max(m.ends[a:b]))
             mask[a + 1 : b] = bytes(b - a - 1)
             gone += b - a - 1
         else:
@@ -720,7 +750,7 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     kept = m.keep(mask, text)
     if widened:
         ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
-        for position, end in widened:
+        for position, end in zip(widened, widened_ends, strict=True):
             ends[position] = end
         kept = Mapped(kept.text, kept.starts, ends)
     return kept

@@ -128,10 +128,6 @@ _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (b
 MAX_MAPPED_CHARS = 2_000_000
 _MAX_MAPPED = 16
 _WINDOW_CHARS = 3 * BLOCK  # about the original characters of one hit's window of offsets
-#: Source characters from which a batch of many quotes is searched block by block (regions,
-#: see _norm_hits) rather than with the whole source's offsets at once: on a shorter source
-#: the quotes' hits cover most of it and the whole offsets cost less.
-_SPARSE_FROM = 32_768
 
 
 class _MapCache:
@@ -329,7 +325,9 @@ class QuoteVerifier:
         """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
         return self._verify(quote, eager=False)
 
-    def _verify(self, quote: object, eager: bool) -> QuoteResult:
+    def _verify(self, quote: object, eager: bool, not_raw: bool = False) -> QuoteResult:
+        """:meth:`verify` (``eager``: the whole source's offsets when first needed;
+        ``not_raw``: the quote is known not to be a raw substring)."""
         if not isinstance(quote, str):
             return self._invalid(_describe(quote), f"quote is {type(quote).__name__}, not a string")
         if quote == "":
@@ -347,7 +345,7 @@ class QuoteVerifier:
         if len(parts) > MAX_PARTS:
             return self._invalid(quote, f"quote has {len(parts)} ellipsis parts (at most {MAX_PARTS})")
         search = _Search()
-        raw = self._raw_hits(quote, limit=self.max_spans + 1)
+        raw = [] if not_raw else self._raw_hits(quote, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
         if norm_quote is None:
@@ -372,16 +370,36 @@ class QuoteVerifier:
     def verify_many(self, quotes: Iterable[object]) -> list[QuoteResult]:
         """One result per input quote, in input order.
 
-        Many quotes for the size of a short source (their hits' windows of offsets would
-        cover more of it than :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole
-        source's offsets at once, when a quote first needs the normalized source."""
+        On a source never seen, cut into blocks: the quotes that are not raw substrings are
+        normalized first, and the fine blocks their lookups read are normalized with offsets
+        in one call (:meth:`LazyOffsets.prefetch`); the source's whole text is never built.
+        With flags that are not cut into blocks, many quotes for the size of a short source
+        (their hits' windows of offsets would cover more of it than
+        :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole source's offsets at once."""
         listed = list(quotes)
         if self._normalized is None:  # a source checked again: its kept map, without building one
             self._normalized = _maps.peek(self.source, resolve_flags(self.preset, None))
-        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and (
-            len(self.source) < _SPARSE_FROM or not splits(resolve_flags(self.preset, None))
+        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and not splits(
+            resolve_flags(self.preset, None)
         )
-        return [self._verify(q, eager) for q in listed]
+        not_raw = set() if eager else self._prefetch(listed)
+        return [self._verify(q, eager, isinstance(q, str) and q in not_raw) for q in listed]
+
+    def _prefetch(self, quotes: list[object]) -> set[str]:
+        """The quotes that are not raw substrings of the source and would be looked up whole
+        (no ellipsis); on a source cut into blocks and not yet built, the blocks their lookups
+        read are normalized with offsets at once (:meth:`LazyOffsets.prefetch`)."""
+        not_raw = {
+            q for q in quotes
+            if isinstance(q, str) and q and _MARKER_CORE.search(q) is None and self.source.find(q) == -1
+        }
+        if not not_raw:
+            return not_raw
+        lazy = self.mapped
+        if lazy.sparse():
+            needles = [lazy.normalized(q) for q in not_raw]
+            lazy.prefetch(sorted(n for n in needles if n))
+        return not_raw
 
     # -- searching ----------------------------------------------------------------
 
