@@ -68,6 +68,7 @@ _GENERIC = frozenset({
 _LIGHT_NOUNS = frozenset({
     "ところ", "所", "状態", "仕組み", "場所", "部分", "辺り", "あたり", "具合", "様子", "都合", "違い", "点",
     "人", "人たち", "人達", "たち", "達", "方法", "やり方", "中身", "前", "後", "あと", "最中", "途中",
+    "とこ", "作り", "造り",
 })
 _FORMAL = frozenset({"わけ", "訳", "はず", "筈"})
 #: The detail a formal noun asserts: a key no fact has, so the hedge stands (its reading わけ
