@@ -68,6 +68,7 @@ _GENERIC = frozenset({
 _LIGHT_NOUNS = frozenset({
     "ところ", "所", "状態", "仕組み", "場所", "部分", "辺り", "あたり", "具合", "様子", "都合", "違い", "点",
     "人", "人たち", "人達", "たち", "達", "方法", "やり方", "中身", "前", "後", "あと", "最中", "途中",
+    "とこ", "作り", "造り",
 })
 _FORMAL = frozenset({"わけ", "訳", "はず", "筈"})
 #: The detail a formal noun asserts: a key no fact has, so the hedge stands (its reading わけ
@@ -380,6 +381,9 @@ def _details(
     for i, token in enumerate(tokens):
         if any(b < token.end and token.begin < e for b, e in spans) or _counted(tokens, i - 1):
             continue
+        if _quoted_symbol(tokens, i):
+            details.append(frozenset({fold(token.surface)}))  # 「@」: what is quoted is asserted
+            continue
         if not (is_content(token) or _main_verb(tokens, i)) or _kansai_negation(tokens, i):
             continue
         if (typed_in_kana and _spoken(tokens, i, readings)) or _stray_letter(tokens, i):
@@ -421,6 +425,12 @@ def _spoken(tokens: Sequence[Token], i: int, readings: Sequence[str]) -> bool:
             if len(piece) >= _MIN_SPOKEN and len(piece) > len(fold(tokens[i].surface)) and any(piece in r for r in readings):
                 return True
     return False
+
+
+def _quoted_symbol(tokens: Sequence[Token], i: int) -> bool:
+    """A symbol the question quotes on its own (「@」「#」): a detail, though no content word."""
+    return (0 < i < len(tokens) - 1 and tokens[i].pos[0] in ("補助記号", "記号")
+            and tokens[i - 1].surface == "「" and tokens[i + 1].surface == "」")
 
 
 def _stray_letter(tokens: Sequence[Token], i: int) -> bool:
@@ -594,6 +604,8 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
     if not table.weighs_details or not tokens:
         return outcome
     hit, hits = outcome.hit, outcome.candidates
+    if not hits and outcome.reason is None:
+        return _unfired(outcome, tokens, table)
     if not hits or (hit is not None and hit.rule.answer != "YES"):
         return outcome  # nothing fired, or a NO/IRRELEVANT rule speaks whatever the details
     book = fact_book(table)
@@ -616,6 +628,31 @@ def weigh(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) ->
             return NaturalOutcome(_replace(hit, "NO", "positive"), "the story never says: " + "、".join(untold), hits)
         return NaturalOutcome(_replace(hit, MATTERS, hit.polarity), _unstated(tokens, details), hits)
     return outcome
+
+
+_INDEFINITE = frozenset({"誰か", "何か", "どこか", "いつか", "だれか", "なにか", "誰", "だれ", "何", "なに", "どこ", "いつ"})
+
+
+def _unfired(outcome: NaturalOutcome, tokens: Sequence[Token], table: RuleTable) -> NaturalOutcome:
+    """A question on which no rule fired (「口実を作った？」) is answered by one fact that states
+    every one of its content words (two or more written words; not a relevance question, none
+    indefinite: 「誰かより先に」 is not 「本人より先に」), with its polarity (はい) or against it (いいえ
+    when the fact denies the very predicate); the answer speaks through the first rule that
+    fires on the fact's own text."""
+    book = fact_book(table)
+    details = _details(tokens, (), book.context, book.readings)
+    in_kana = not any(_WRITTEN.search(t.surface) for t in tokens)
+    if (len(details) < _UNTOLD or _asks_relevance(tokens) or any(t.lemma in _INDEFINITE or t.surface in _INDEFINITE for t in tokens)
+            or any(not _written(tokens, i, in_kana) for i, t in enumerate(tokens) if token_keys(t) in details)):
+        return outcome  # one word, a relevance question, 「誰かより先に」 or kana fragments: too little to go on
+    verdict, fact = _fact_verdict(book.stating(details, frozenset()), tokens, (), _setting(tokens, book.context),
+                                  details, book.worded)
+    if verdict is None or fact is None or not fact.rules:
+        return outcome
+    rule = table.rules[min(fact.rules)]
+    word = rule.any[0] if rule.any else ""
+    spoken = NaturalHit(rule, word, verdict, "positive", 0, 0, 0)
+    return NaturalOutcome(spoken, f"fact: {fact.text}", (spoken,))
 
 
 #: Predicates that ask whether a thing matters (a question ending in one asks relevance).

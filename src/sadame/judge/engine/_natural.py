@@ -509,6 +509,8 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
         rule = table.rules[position]
         token_end = _word_final_n(table, tokens, occ)
         verdict, polarity = _verdict(rule, tokens, token_end, wh)
+        if table.guard_grammar and polarity == "negative" and _double_negative(tokens, token_end):
+            verdict, polarity = rule.answer if rule.answer in _FLIP else verdict, "positive"
         if rule.answer in _FLIP and _attribute_of(tokens, occ.token_end, covered):
             verdict, polarity = None, "unclear"
         if polarity == "negative" and _compound_tail(tokens, begin):
@@ -517,6 +519,19 @@ def _hits(table: NaturalTable, tokens: Sequence[Token]) -> list[NaturalHit]:
             rule, table.rule_word(position, occ.word), verdict, polarity, begin, end, occ.token_end
         ))
     return hits
+
+
+def _double_negative(tokens: Sequence[Token], end: int) -> bool:
+    """Format 3: a phrase that ends in its own negation 〜なく followed only by 「ない？」 (「目ぇ見えて
+    なくない？」 on the rule word 見えてな): the final ない is the suggestion 〜なくない？, not a second
+    negation, so the phrase is asked as it is."""
+    if end == 0 or end >= len(tokens):
+        return False
+    before = tokens[end - 1]
+    if before.surface != "なく" or before.lemma != "ない":
+        return False
+    rest = [t for t in tokens[end:] if t.pos[0] not in ("補助記号", "空白")]
+    return len(rest) >= 1 and rest[0].lemma == "ない" and all(t.pos[1] == "終助詞" for t in rest[1:])
 
 
 def _compound_tail(tokens: Sequence[Token], begin: int) -> bool:
