@@ -69,6 +69,8 @@ _NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
 #: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
 _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
+#: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
+_NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
 #: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
 _OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
 #: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
@@ -644,7 +646,7 @@ def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     occasion = any(x.lemma in _OCCASIONS and n.surface in _SUBJECT_PARTICLES for x, n in pairwise(tokens[:head]))
     return there and not occasion and any(
         x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
-            tokens[i - 1].surface in _ONCE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
+            tokens[i - 1].surface in _NOT_ONE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
         for i, x in enumerate(tokens[:head]))
 
 
