@@ -71,6 +71,8 @@ _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
 #: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
 _NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
+#: Verbs of an amount changing: in 〜ている too they tell a change.
+_AMOUNT = frozenset({"減る", "減少", "増える", "増加", "増す", "縮まる", "短縮", "薄れる", "和らぐ"})
 #: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
 _OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
 #: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
@@ -670,7 +672,7 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     if _scalar(t, 0, lex) is not None or (t.lemma in _POSTURE and not _measured(tokens, head)):
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
-    amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
+    amount = t.lemma in _AMOUNT  # 増えている: a change under way, not a posture (nor 朝食を抜いている)
     state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能"))
     if chain.became and t.pos[0] != "動詞" and not state:
         return False  # 棒立ちになった, 一本調子になってきた: a thing it became, not a quality it gained

@@ -171,7 +171,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         for prefix in _NEGATING_PREFIXES:
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
-    if now is not None and not any(w in now for w in negative) and not _ends_negated(now):
+    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
         return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
     clause = main_clause(analyze(text[:2_000]))
     main = text[clause[0].begin:] if clause else text
@@ -229,7 +229,7 @@ def _stands(text: str, word: str) -> bool:
         last = next((i for i, t in enumerate(tokens) if t.begin < end <= t.end), None)
         nxt = tokens[last + 1] if last is not None and last + 1 < len(tokens) else None
         inside = last is not None and tokens[last].end > end
-        names = nxt is not None and (nxt.pos[0] in ("名詞", "接尾辞")
+        names = nxt is not None and (nxt.pos[0] in ("名詞", "接尾辞") or nxt.surface == "まで"  # 抜けまで走る
                                      or (nxt.pos[1] == "格助詞" and nxt.surface not in ("が", "の")))
         if last is None or not (inside or names):
             return True
