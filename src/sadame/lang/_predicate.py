@@ -681,7 +681,20 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
         amount and chain.progressive)
     marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
-    return changed and not marked and not _problem_verb_stem(t, lex)
+    return changed and not marked and not _problem_verb_stem(t, lex) and not _made_thing(tokens, head)
+
+
+def _made_thing(tokens: Sequence[Token], head: int) -> bool:
+    """The subject is something done or made before (別の人が入れた修正, 書いたメモ: a clause in 〜た
+    just before it): its going is a loss, not a fault gone."""
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    start = k
+    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+        start -= 1
+    return 1 <= start < k and tokens[start - 1].lemma == "た" and tokens[start - 1].pos[0] == "助動詞" \
+        and start >= 2 and tokens[start - 2].pos[0] == "動詞"
 
 
 def _problem_verb_stem(token: Token, lex: Lexicon) -> bool:
