@@ -202,7 +202,7 @@ def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         if t.normalized == "難い" and j >= 1 and _lemma_in(tokens[j - 1], _HEDGE_VERBS):
             chain.negations += 1
             return True
-        chain.excess |= t.lemma in ("すぎる", "過ぎる")
+        chain.excess |= t.lemma in ("すぎる", "過ぎる", "がち", "気味", "ぎみ")  # 叩きがちだった: a tendency to a fault
         chain.ease = 1 if t.lemma == "やすい" else -1 if t.normalized in ("難い", "辛い") or t.lemma == "づらい" else 0
         return t.pos[1] != "名詞的"
     return _peel_verb(tokens, j, chain)
@@ -673,7 +673,8 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
     amount = t.lemma in _AMOUNT  # 増えている: a change under way, not a posture (nor 朝食を抜いている)
-    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能"))
+    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能")) or (
+        head >= 1 and _adnominal(tokens[head - 1]))  # 語りかける口調になってきた: the clause says what it became
     if chain.became and t.pos[0] != "動詞" and not state:
         return False  # 棒立ちになった, 一本調子になってきた: a thing it became, not a quality it gained
     negated = (t.surface[:1] in ("不", "非") and t.surface != "非常") or (
