@@ -410,6 +410,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
         lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
+        lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
         if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
             return 1, True  # 息が上がりにくくなった: what now happens less is what should not
         return (-chain.ease if bad else chain.ease), False
@@ -447,7 +448,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return scalar, False
     if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
         return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
-    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
+    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns) \
+            or _compound(tokens, head) in lex.negative_states:  # 指示 + 待ち: Sudachi splits 指示待ち
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
@@ -631,6 +633,14 @@ def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> boo
     if t.pos[0] != "動詞" or _success(tokens, head, lex) or t.lemma in _PERCEIVE or _can_form(t):
         return False
     return head >= 1 and tokens[head - 1].surface == "が" and not _object_of(tokens, head)
+
+
+def _compound(tokens: Sequence[Token], head: int) -> str:
+    """The compound noun that ends at the head (指示 + 待ち -> 指示待ち); the head alone otherwise."""
+    start = head
+    while start > 0 and tokens[head].pos[0] == "名詞" and tokens[start - 1].pos[0] == "名詞" and head - start < 3:
+        start -= 1
+    return "".join(t.surface for t in tokens[start : head + 1])
 
 
 def _measured(tokens: Sequence[Token], head: int) -> bool:
@@ -848,6 +858,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
             and read_clause(parts[-1], negative, True) in ("better", "praise"):
         return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
+    if last is None and earlier and earlier[-1] == "better" and "problem" not in earlier:
+        return "better"  # 癖が抜け、パスのテンポが上がった: progress, then a change nothing judges
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing

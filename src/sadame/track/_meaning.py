@@ -156,6 +156,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
+    if _former_fault_then(tokens, clause, negative):
+        return "improvement"
     reading = read_clauses(clause, negative)
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
@@ -216,6 +218,20 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
     residual = conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after)
     return named and residual and read_clauses(main_clause(before), negative) == "better"
+
+
+def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
+    """以前は指示待ちだったが、自分から取りかかれている: a fault said of the past (a past word as the
+    topic), then a main clause that reads as no problem."""
+    split = len(tokens) - len(clause) - 1
+    past = lexicon().past_words
+    if split < 3 or not any(t.surface in past and n.surface == "は" for t, n in pairwise(tokens[:4])):
+        return False
+    if read_clauses(tokens[:split], negative) != "problem":
+        return False
+    main = "".join(t.surface for t in clause)
+    return read_clauses(clause, negative) != "problem" and not any(
+        w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
 
 
 def _stands(text: str, word: str) -> bool:
