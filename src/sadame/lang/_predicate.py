@@ -652,10 +652,12 @@ def _measured(tokens: Sequence[Token], head: int) -> bool:
 
 def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     """「一つも / 一度も / 一件も … ない」 of being there or happening: not even one of it (not of
-    an occasion: 意見を求める場面が一度もなかった is a problem)."""
+    an occasion or of a thing a clause describes: 意見を求める場面が一度もなかった, 主張を裏づける
+    事例が一つも出てこない are problems)."""
     t = tokens[head]
     there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
-    occasion = any(x.lemma in _OCCASIONS and n.surface in _SUBJECT_PARTICLES for x, n in pairwise(tokens[:head]))
+    occasion = any((x.lemma in _OCCASIONS or (i >= 1 and _adnominal(tokens[i - 1])))  # 主張を裏づける事例が
+                   and n.surface in _SUBJECT_PARTICLES for i, (x, n) in enumerate(pairwise(tokens[:head])))
     return there and not occasion and any(
         x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
             tokens[i - 1].surface in _NOT_ONE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
