@@ -860,8 +860,9 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
             and read_clause(parts[-1], negative, True) in ("better", "praise"):
         return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
-    if last is None and earlier and earlier[-1] == "better" and "problem" not in earlier:
-        return "better"  # 癖が抜け、パスのテンポが上がった: progress, then a change nothing judges
+    if last is None and earlier and "problem" not in earlier and (
+            earlier[-1] == "better" or (earlier[-1] == "praise" and _change_clause(parts[-2]))):
+        return "better"  # 癖が抜け、テンポが上がった / 位置が安定し、絵が見えている: progress, then what nothing judges
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
