@@ -547,6 +547,40 @@ def _between_figures(tokens: Sequence[Token]) -> bool:
     return any(t.surface in ("に", "へ", "まで") and t.pos[0] == "助詞" for t in tokens[start + 2 : start + 6])
 
 
+def _figure(tokens: Sequence[Token]) -> float | None:
+    """The last figure in ``tokens`` (52, 1.5, 7 of 7割), or None."""
+    digits = ""
+    for t in reversed(tokens):
+        if t.pos[1] == "数詞" or (t.surface in (".", "．") and digits):
+            digits = t.surface + digits
+        elif digits:
+            break
+    try:
+        return float(digits.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))) if digits else None
+    except ValueError:
+        return None
+
+
+def _figures_moved(tokens: Sequence[Token]) -> int:
+    """+1 / -1 when the clause says a figure went up / down (AからBに), 0 when it does not."""
+    start = next((i for i, t in enumerate(tokens) if t.surface == "から" and t.pos[0] == "助詞"), None)
+    if start is None:
+        return 0
+    end = next((i for i in range(start + 1, min(len(tokens), start + 6))
+                if tokens[i].surface in ("に", "へ", "まで") and tokens[i].pos[0] == "助詞"), None)
+    left, right = tokens[max(0, start - 3) : start], tokens[start + 1 : end] if end else ()
+    before, after = _figure(left), _figure(right)
+    if before is None or after is None or before == after or _unit(left) != _unit(right):
+        return 0  # 2センチから5ミリ: not one scale
+    return 1 if after > before else -1
+
+
+def _unit(tokens: Sequence[Token]) -> str:
+    """What the last figure counts (回, %, 割): the token after it."""
+    last = max((i for i, t in enumerate(tokens) if t.pos[1] == "数詞"), default=None)
+    return tokens[last + 1].surface if last is not None and last + 1 < len(tokens) else ""
+
+
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
     if _between_figures(tokens):
         return True
@@ -593,6 +627,9 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
     if not chain.negations and subject <= 0 and _zero(tokens, head):
         return "better"  # 先月は3回あった遅刻が今月は0回だった
+    moved = _figures_moved(tokens) if chain.became and subject and not chain.negations else 0
+    if moved:
+        return "better" if moved * subject > 0 else "problem"  # コール数が4回から2回になった: fewer of a delay
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
