@@ -69,6 +69,10 @@ _NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
 #: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
 _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
+#: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
+_NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
+#: Verbs of an amount changing: in 〜ている too they tell a change.
+_AMOUNT = frozenset({"減る", "減少", "増える", "増加", "増す", "縮まる", "短縮", "薄れる", "和らぐ"})
 #: Nouns of an occasion (意見を求める場面, 話す機会): that it never came is no fault gone.
 _OCCASIONS = frozenset({"場面", "機会", "こと", "事", "時", "瞬間", "シーン", "場", "チャンス"})
 #: Increase verbs that say a fault shows (目立つ, 多発): of a neutral subject, a problem.
@@ -198,7 +202,7 @@ def _peel_one(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         if t.normalized == "難い" and j >= 1 and _lemma_in(tokens[j - 1], _HEDGE_VERBS):
             chain.negations += 1
             return True
-        chain.excess |= t.lemma in ("すぎる", "過ぎる")
+        chain.excess |= t.lemma in ("すぎる", "過ぎる", "がち", "気味", "ぎみ")  # 叩きがちだった: a tendency to a fault
         chain.ease = 1 if t.lemma == "やすい" else -1 if t.normalized in ("難い", "辛い") or t.lemma == "づらい" else 0
         return t.pos[1] != "名詞的"
     return _peel_verb(tokens, j, chain)
@@ -406,6 +410,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if chain.ease:
         bad = _lemma_in(t, lex.problem_verbs)
         lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
+        lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
         if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
             return 1, True  # 息が上がりにくくなった: what now happens less is what should not
         return (-chain.ease if bad else chain.ease), False
@@ -443,7 +448,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return scalar, False
     if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
         return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
-    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns):
+    if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns) \
+            or _compound(tokens, head) in lex.negative_states:  # 指示 + 待ち: Sudachi splits 指示待ち
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
@@ -541,6 +547,40 @@ def _between_figures(tokens: Sequence[Token]) -> bool:
     return any(t.surface in ("に", "へ", "まで") and t.pos[0] == "助詞" for t in tokens[start + 2 : start + 6])
 
 
+def _figure(tokens: Sequence[Token]) -> float | None:
+    """The last figure in ``tokens`` (52, 1.5, 7 of 7割), or None."""
+    digits = ""
+    for t in reversed(tokens):
+        if t.pos[1] == "数詞" or (t.surface in (".", "．") and digits):
+            digits = t.surface + digits
+        elif digits:
+            break
+    try:
+        return float(digits.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))) if digits else None
+    except ValueError:
+        return None
+
+
+def _figures_moved(tokens: Sequence[Token]) -> int:
+    """+1 / -1 when the clause says a figure went up / down (AからBに), 0 when it does not."""
+    start = next((i for i, t in enumerate(tokens) if t.surface == "から" and t.pos[0] == "助詞"), None)
+    if start is None:
+        return 0
+    end = next((i for i in range(start + 1, min(len(tokens), start + 6))
+                if tokens[i].surface in ("に", "へ", "まで") and tokens[i].pos[0] == "助詞"), None)
+    left, right = tokens[max(0, start - 3) : start], tokens[start + 1 : end] if end else ()
+    before, after = _figure(left), _figure(right)
+    if before is None or after is None or before == after or _unit(left) != _unit(right):
+        return 0  # 2センチから5ミリ: not one scale
+    return 1 if after > before else -1
+
+
+def _unit(tokens: Sequence[Token]) -> str:
+    """What the last figure counts (回, %, 割): the token after it."""
+    last = max((i for i, t in enumerate(tokens) if t.pos[1] == "数詞"), default=None)
+    return tokens[last + 1].surface if last is not None and last + 1 < len(tokens) else ""
+
+
 def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
     if _between_figures(tokens):
         return True
@@ -587,6 +627,9 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
     if not chain.negations and subject <= 0 and _zero(tokens, head):
         return "better"  # 先月は3回あった遅刻が今月は0回だった
+    moved = _figures_moved(tokens) if chain.became and subject and not chain.negations else 0
+    if moved:
+        return "better" if moved * subject > 0 else "problem"  # コール数が4回から2回になった: fewer of a delay
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
@@ -629,6 +672,14 @@ def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> boo
     return head >= 1 and tokens[head - 1].surface == "が" and not _object_of(tokens, head)
 
 
+def _compound(tokens: Sequence[Token], head: int) -> str:
+    """The compound noun that ends at the head (指示 + 待ち -> 指示待ち); the head alone otherwise."""
+    start = head
+    while start > 0 and tokens[head].pos[0] == "名詞" and tokens[start - 1].pos[0] == "名詞" and head - start < 3:
+        start -= 1
+    return "".join(t.surface for t in tokens[start : head + 1])
+
+
 def _measured(tokens: Sequence[Token], head: int) -> bool:
     """The subject is a measure (高さ, 深さ: an adjective's noun in 〜さ), so 上がった says the figure
     went up, not a body part moving."""
@@ -638,13 +689,15 @@ def _measured(tokens: Sequence[Token], head: int) -> bool:
 
 def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     """「一つも / 一度も / 一件も … ない」 of being there or happening: not even one of it (not of
-    an occasion: 意見を求める場面が一度もなかった is a problem)."""
+    an occasion or of a thing a clause describes: 意見を求める場面が一度もなかった, 主張を裏づける
+    事例が一つも出てこない are problems)."""
     t = tokens[head]
     there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
-    occasion = any(x.lemma in _OCCASIONS and n.surface in _SUBJECT_PARTICLES for x, n in pairwise(tokens[:head]))
+    occasion = any((x.lemma in _OCCASIONS or (i >= 1 and _adnominal(tokens[i - 1])))  # 主張を裏づける事例が
+                   and n.surface in _SUBJECT_PARTICLES for i, (x, n) in enumerate(pairwise(tokens[:head])))
     return there and not occasion and any(
         x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
-            tokens[i - 1].surface in _ONCE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
+            tokens[i - 1].surface in _NOT_ONE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
         for i, x in enumerate(tokens[:head]))
 
 
@@ -668,8 +721,9 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     if _scalar(t, 0, lex) is not None or (t.lemma in _POSTURE and not _measured(tokens, head)):
         return False  # 声かけが少なくなった, 差分が大きくなった: a scalar needs its subject or a comparison
     verb = _lemma_in(t, lex.decrease_verbs | lex.growth_verbs | lex.increase_verbs)
-    amount = _lemma_in(t, lex.decrease_verbs | lex.increase_verbs)  # 増えている: a change under way, not a posture
-    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能"))
+    amount = t.lemma in _AMOUNT  # 増えている: a change under way, not a posture (nor 朝食を抜いている)
+    state = t.pos[0] in ("形容詞", "形状詞") or (t.pos[0] == "名詞" and t.pos[2].endswith("形状詞可能")) or (
+        head >= 1 and _adnominal(tokens[head - 1]))  # 語りかける口調になってきた: the clause says what it became
     if chain.became and t.pos[0] != "動詞" and not state:
         return False  # 棒立ちになった, 一本調子になってきた: a thing it became, not a quality it gained
     negated = (t.surface[:1] in ("不", "非") and t.surface != "非常") or (
@@ -677,7 +731,20 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
         amount and chain.progressive)
     marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
-    return changed and not marked and not _problem_verb_stem(t, lex)
+    return changed and not marked and not _problem_verb_stem(t, lex) and not _made_thing(tokens, head)
+
+
+def _made_thing(tokens: Sequence[Token], head: int) -> bool:
+    """The subject is something done or made before (別の人が入れた修正, 書いたメモ: a clause in 〜た
+    just before it): its going is a loss, not a fault gone."""
+    k = head - 1
+    while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    start = k
+    while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+        start -= 1
+    return 1 <= start < k and tokens[start - 1].lemma == "た" and tokens[start - 1].pos[0] == "助動詞" \
+        and start >= 2 and tokens[start - 2].pos[0] == "動詞"
 
 
 def _problem_verb_stem(token: Token, lex: Lexicon) -> bool:
@@ -830,6 +897,9 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
             and read_clause(parts[-1], negative, True) in ("better", "praise"):
         return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
+    if last is None and earlier and "problem" not in earlier and (
+            earlier[-1] == "better" or (earlier[-1] == "praise" and _change_clause(parts[-2]))):
+        return "better"  # 癖が抜け、テンポが上がった / 位置が安定し、絵が見えている: progress, then what nothing judges
     subjectless = not any(t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞" for t in parts[-1])
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing

@@ -156,6 +156,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
+    if _former_fault_then(tokens, clause, negative):
+        return "improvement"
     reading = read_clauses(clause, negative)
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
@@ -171,7 +173,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         for prefix in _NEGATING_PREFIXES:
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
-    if now is not None and not any(w in now for w in negative) and not _ends_negated(now):
+    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
         return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
     clause = main_clause(analyze(text[:2_000]))
     main = text[clause[0].begin:] if clause else text
@@ -218,6 +220,20 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     return named and residual and read_clauses(main_clause(before), negative) == "better"
 
 
+def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
+    """以前は指示待ちだったが、自分から取りかかれている: a fault said of the past (a past word as the
+    topic), then a main clause that reads as no problem."""
+    split = len(tokens) - len(clause) - 1
+    past = lexicon().past_words
+    if split < 3 or not any(t.surface in past and n.surface == "は" for t, n in pairwise(tokens[:4])):
+        return False
+    if read_clauses(tokens[:split], negative) != "problem":
+        return False
+    main = "".join(t.surface for t in clause)
+    return read_clauses(clause, negative) != "problem" and not any(
+        w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
 def _stands(text: str, word: str) -> bool:
     """The problem ``word`` is said of the finding's subject somewhere in ``text``: not only as
     the object or place of an action (ミスを, 問題で) or the first part of a compound (エラーログ,
@@ -229,7 +245,7 @@ def _stands(text: str, word: str) -> bool:
         last = next((i for i, t in enumerate(tokens) if t.begin < end <= t.end), None)
         nxt = tokens[last + 1] if last is not None and last + 1 < len(tokens) else None
         inside = last is not None and tokens[last].end > end
-        names = nxt is not None and (nxt.pos[0] in ("名詞", "接尾辞")
+        names = nxt is not None and (nxt.pos[0] in ("名詞", "接尾辞") or nxt.surface == "まで"  # 抜けまで走る
                                      or (nxt.pos[1] == "格助詞" and nxt.surface not in ("が", "の")))
         if last is None or not (inside or names):
             return True
