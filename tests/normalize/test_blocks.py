@@ -134,3 +134,19 @@ def test_no_fine_index_when_every_sentinel_is_in_the_text() -> None:
     text = "".join(chr(c) for c in range(9)) + "漢字\n" * 300 + "保守性\n"
     lazy = LazyOffsets(text, resolve_flags("quote", None))
     assert lazy.sparse() and lazy.regions("保守性") is None
+
+
+def test_a_piece_in_nfkc_of_a_text_that_is_not_keeps_chunk_spans() -> None:
+    """The nfkc step maps a text already in NFKC character by character, else a combining
+    sequence to its chunk: a block (or blocks joined) in NFKC, of a text that is not (①),
+    is mapped as the whole text maps it (漢 + U+0301 spans both characters)."""
+    text = 'あ字\n漢\u0301字\n漢あ字\n漢*字\n漢_"、①> `c`\n」[ア*字\n漢*字\n漢*'
+    flags = resolve_flags("quote", None)
+    full = normalize_with_offsets(text, flags=flags)
+    lazy = LazyOffsets(text, flags, block=1)
+    fine = lazy._fine_index()
+    assert fine is not None and not fine.in_nfkc
+    lazy.prefetch(["あ"])
+    assert 1 in fine.batched
+    assert lazy._fine_span(fine, 1, 0) == (full.starts[2], full.ends[2]) == (3, 5)
+    check_same(text, "quote", 1)
