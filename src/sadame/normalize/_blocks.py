@@ -547,15 +547,23 @@ class LazyOffsets:
         (:meth:`_low`: a superset of what :meth:`regions` reaches), with the block after
         (the character after a hit; the one before is known without it, see char_span). Blocks joined in order, adjacent or not,
         meet as at a cut, so their text normalized at once is theirs joined, offsets
-        shifted (the whole text's offsets cost about as much as all its blocks'). Nothing is
-        done unless :meth:`sparse`."""
+        shifted. Nothing is done unless :meth:`sparse`; when the blocks would hold more than
+        half of the text, its whole plain text is built instead (as regions() past half of the
+        blocks: the lookups then search it, bounded by their hits, not by the skeleton matches)."""
         fine = self._fine_index() if self.sparse() else None
         if fine is None:
             return
         wanted = bytearray(len(fine.texts))
+        cuts, marked, limit = fine.cuts, 0, _SPARSE_UNTIL * len(self.original)
         for needle in needles:
             for lo, hi in self._needle_spans(fine, needle):
-                wanted[lo : hi + 2] = b"\x01" * (min(hi + 2, len(wanted)) - lo)
+                end = min(hi + 2, len(wanted))
+                if wanted.count(0, lo, end):
+                    marked += sum(cuts[i + 1] - cuts[i] for i in range(lo, end) if not wanted[i])
+                    wanted[lo:end] = b"\x01" * (end - lo)
+            if marked > limit:  # most of the text: build it whole (regions() then stop answering)
+                self.text  # noqa: B018
+                return
         for known in list(fine.batched):  # (blocks whose offsets are known already)
             wanted[known] = 0
         if wanted.count(1):
