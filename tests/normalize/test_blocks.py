@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sadame.normalize import PRESETS, normalize, normalize_with_offsets
+from sadame.normalize import _blocks as blocks_module
 from sadame.normalize._blocks import LazyOffsets
 from sadame.normalize._presets import resolve_flags
 
@@ -109,7 +110,9 @@ def test_blocks_normalized_together_have_the_whole_texts_offsets(text: str, pick
     assume(lazy.sparse())
     fine = lazy._fine_index()
     assert fine is not None and lazy._block_flags is not None
-    lazy.prefetch([full.text[at % len(full.text) :][:size] for at, size in picks])
+    with pytest.MonkeyPatch.context() as patch:  # (short texts: their needles' blocks are most of them)
+        patch.setattr(blocks_module, "_SPARSE_UNTIL", 2.0)
+        lazy.prefetch([full.text[at % len(full.text) :][:size] for at, size in picks])
     batched = sorted(fine.batched)
     assume(batched)
     assert "".join(lazy._fine_text(fine, i) for i in range(len(fine.texts))) == full.text
@@ -134,3 +137,31 @@ def test_no_fine_index_when_every_sentinel_is_in_the_text() -> None:
     text = "".join(chr(c) for c in range(9)) + "漢字\n" * 300 + "保守性\n"
     lazy = LazyOffsets(text, resolve_flags("quote", None))
     assert lazy.sparse() and lazy.regions("保守性") is None
+
+
+def test_a_piece_in_nfkc_of_a_text_that_is_not_keeps_chunk_spans() -> None:
+    """The nfkc step maps a text already in NFKC character by character, else a combining
+    sequence to its chunk: a block (or blocks joined) in NFKC, of a text that is not (①),
+    is mapped as the whole text maps it (漢 + U+0301 spans both characters)."""
+    text = 'あ字\n漢\u0301字\n漢あ字\n漢*字\n漢_"、①> `c`\n」[ア*字\n漢*字\n漢*'
+    flags = resolve_flags("quote", None)
+    full = normalize_with_offsets(text, flags=flags)
+    lazy = LazyOffsets(text, flags, block=1)
+    fine = lazy._fine_index()
+    assert fine is not None and not fine.in_nfkc
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(blocks_module, "_SPARSE_UNTIL", 2.0)
+        lazy.prefetch(["あ"])
+    assert 1 in fine.batched
+    assert lazy._fine_span(fine, 1, 0) == (full.starts[2], full.ends[2]) == (3, 5)
+    check_same(text, "quote", 1)
+
+
+def test_needles_reading_most_of_a_text_build_it_whole() -> None:
+    """prefetch() of needles whose blocks are more than half of the text builds the whole
+    plain text instead (bounded work per needle afterwards), with the same results."""
+    text = "照合する。\n" * 400
+    lazy = LazyOffsets(text, resolve_flags("quote", None))
+    assert lazy.sparse()
+    lazy.prefetch(["照合"])
+    assert not lazy.sparse() and lazy.text == normalize(text, preset="quote")

@@ -95,3 +95,22 @@ def test_a_kana_or_kanji_never_normalizes_away(preset: str, before: str, after: 
     """verify() skips normalizing a raw-found quote with a kana or kanji: it cannot be empty."""
     assert _SURVIVES.search(char)
     assert normalize(before + char + after, preset=preset) != ""
+
+
+def test_threads_sharing_a_new_sources_map_get_the_serial_results() -> None:
+    """Eight threads check the same never-seen source at once (they share its kept map, its
+    fine index and its prefetched blocks): every result equals the whole-offsets path's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    lines = ["- **保守性**: tools: 照合結果が不足している。", "1. 売上は1億2000万円、前年比3割増。",
+             "[リンク](http://x) の説明", "ｶﾞｷﾞ半角カナ、ＡＢＣ全角", "**太字**の後で漢字"]
+    source = "\n".join(f"{lines[i % len(lines)]}{i}番目。" for i in range(600))
+    quotes = ["保守性: tools", "守性: tools", "売上は1億2000万円", "リンクの説明", "ガギ半角カナ", "太字の後", "偽の引用",
+              *(f"{i}番目。" for i in range(0, 600, 37))]
+    flags = resolve_flags("quote", None)
+    full = QuoteVerifier(source)
+    full._normalized = LazyOffsets(source, flags, full=normalize_with_offsets(source, flags=flags))
+    expected = [r.to_dict() for r in full.verify_many(quotes)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        got = list(pool.map(lambda _i: [r.to_dict() for r in verify_quotes(quotes, source)], range(16)))
+    assert all(g == expected for g in got)

@@ -45,7 +45,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
-from sadame.normalize._core import NormalizedText, _compiled, normalize, normalize_with_offsets
+from sadame.normalize._core import (
+    NormalizedText,
+    _compiled,
+    normalize,
+    normalize_with_offsets,
+    offsets_in_context,
+)
 from sadame.normalize._flags import JS_WHITESPACE, Equivalence, NormalizeFlags, WhitespaceMode
 from sadame.normalize._steps import _WRAPPERS, _WS_SET, _composes_backward, enabled_steps
 
@@ -123,6 +129,7 @@ class _FineIndex:
     nfkc_bounds: array[int]
     texts: list[str | None]
     batched: dict[int, tuple[Sequence[int], Sequence[int], int, int]]
+    in_nfkc: bool = True  # whether the whole text is in NFKC (see offsets_in_context)
     known: int = 0
     alone: int = 0  # of which normalized a block at a time (not by prefetch())
     #: the blocks of each match of a needle's skeleton (first, last), by skeleton (a few kept)
@@ -153,7 +160,8 @@ class _FineIndex:
             return None
         marked = _fine_cut_pattern().sub("\n" + mark, original)
         cuts = array("I", itertools.accumulate(map(len, marked.split(mark)), initial=0))
-        if nfkc and not unicodedata.is_normalized("NFKC", marked):
+        in_nfkc = not nfkc or unicodedata.is_normalized("NFKC", marked)
+        if not in_nfkc:
             marked = unicodedata.normalize("NFKC", marked)
         pieces = marked.split(mark)
         nfkc_text = "".join(pieces)
@@ -161,7 +169,8 @@ class _FineIndex:
         skeletons = _skeleton_of(marked).split(mark)
         bounds = array("I", itertools.accumulate(map(len, skeletons), initial=0))
         links = sorted({bisect.bisect_right(nfkc_bounds, m.start()) - 1 for m in _LINK.finditer(nfkc_text)})
-        return cls(cuts, "".join(skeletons), bounds, links, nfkc_text, nfkc_bounds, [None] * (len(cuts) - 1), {})
+        texts: list[str | None] = [None] * (len(cuts) - 1)
+        return cls(cuts, "".join(skeletons), bounds, links, nfkc_text, nfkc_bounds, texts, {}, in_nfkc)
 
 
 #: What the steps after NFKC may write that NFKC did not (the comma rule's 、, the whitespace
@@ -243,6 +252,7 @@ class LazyOffsets:
         "_budget",
         "_fine",
         "_full",
+        "_in_nfkc",
         "_known",
         "_lock",
         "_maps",
@@ -282,6 +292,7 @@ class LazyOffsets:
         self._positions: dict[tuple[str, int], tuple[int, ...]] = {}
         self._maps: dict[int, NormalizedText] = {}  # offsets of single blocks (regions, alignment)
         self._fine: _FineIndex | Literal[False] | None = None  # built by regions(); False: none
+        self._in_nfkc: bool | None = None  # whether the whole text is in NFKC (once asked)
         self._whole: Region | None = None
         self._known = 0  # blocks whose normalized text is known
         self._regions: dict[str, list[Region] | None] = {}  # by needle (a source checked again)
@@ -409,12 +420,20 @@ class LazyOffsets:
             self._known += 1
         return known
 
+    def _piece_offsets(self, a: int, b: int) -> NormalizedText:
+        """``original[a:b]`` (whole blocks) normalized with offsets as in the whole text."""
+        assert self._block_flags is not None
+        in_nfkc = self._in_nfkc
+        if in_nfkc is None:
+            in_nfkc = self._in_nfkc = not self._block_flags.nfkc or unicodedata.is_normalized("NFKC", self.original)
+        return offsets_in_context(self.original[a:b], self._block_flags, whole_in_nfkc=in_nfkc)
+
     def block_offsets(self, i: int) -> NormalizedText:
         """Block ``i`` normalized alone with offsets (relative to the block's start; kept)."""
         found = self._maps.get(i)
         if found is None:
             assert self._block_flags is not None
-            found = normalize_with_offsets(self.original[self._orig[i] : self._orig[i + 1]], flags=self._block_flags)
+            found = self._piece_offsets(self._orig[i], self._orig[i + 1])
             if self._blocks[i] is None:  # its text too: the same as the plain path's
                 self._blocks[i] = found.text
                 self._known += 1
@@ -451,7 +470,7 @@ class LazyOffsets:
         if batched is None:
             assert self._block_flags is not None
             a = fine.cuts[i]
-            m = normalize_with_offsets(self.original[a : fine.cuts[i + 1]], flags=self._block_flags)
+            m = offsets_in_context(self.original[a : fine.cuts[i + 1]], self._block_flags, whole_in_nfkc=fine.in_nfkc)
             if fine.texts[i] is None:
                 fine.texts[i] = m.text
                 fine.known += fine.cuts[i + 1] - a
@@ -525,18 +544,26 @@ class LazyOffsets:
         ``needles`` and the alignment of their hits may read, so that none is normalized
         alone (a call per block costs several times its characters). Those are each skeleton
         match's blocks, reached out over lower bounds of the blocks' normalized lengths
-        (:meth:`_low`: a superset of what :meth:`regions` reaches), with one block more on
-        each side (the characters next to a hit). Blocks joined in order, adjacent or not,
+        (:meth:`_low`: a superset of what :meth:`regions` reaches), with the block after
+        (the character after a hit; the one before is known without it, see char_span). Blocks joined in order, adjacent or not,
         meet as at a cut, so their text normalized at once is theirs joined, offsets
-        shifted (the whole text's offsets cost about as much as all its blocks'). Nothing is
-        done unless :meth:`sparse`."""
+        shifted. Nothing is done unless :meth:`sparse`; when the blocks would hold more than
+        half of the text, its whole plain text is built instead (as regions() past half of the
+        blocks: the lookups then search it, bounded by their hits, not by the skeleton matches)."""
         fine = self._fine_index() if self.sparse() else None
         if fine is None:
             return
         wanted = bytearray(len(fine.texts))
+        cuts, marked, limit = fine.cuts, 0, _SPARSE_UNTIL * len(self.original)
         for needle in needles:
             for lo, hi in self._needle_spans(fine, needle):
-                wanted[max(lo - 1, 0) : hi + 2] = b"\x01" * (min(hi + 2, len(wanted)) - max(lo - 1, 0))
+                end = min(hi + 2, len(wanted))
+                if wanted.count(0, lo, end):
+                    marked += sum(cuts[i + 1] - cuts[i] for i in range(lo, end) if not wanted[i])
+                    wanted[lo:end] = b"\x01" * (end - lo)
+            if marked > limit:  # most of the text: build it whole (regions() then stop answering)
+                self.text  # noqa: B018
+                return
         for known in list(fine.batched):  # (blocks whose offsets are known already)
             wanted[known] = 0
         if wanted.count(1):
@@ -601,7 +628,7 @@ class LazyOffsets:
             runs.append((pos, end - 1))
             pos = wanted.find(1, end)
         pieces = [self.original[cuts[lo] : cuts[hi + 1]] for lo, hi in runs]
-        mapped = normalize_with_offsets("".join(pieces), flags=self._block_flags)
+        mapped = offsets_in_context("".join(pieces), self._block_flags, whole_in_nfkc=fine.in_nfkc)
         text, starts, ends = mapped.text, mapped.starts, mapped.ends
         assert isinstance(starts, array) and isinstance(ends, array)
         joined = 0
@@ -645,8 +672,10 @@ class LazyOffsets:
             k = bisect.bisect_right(region.bounds, index) - 1
             return self._fine_span(fine, region.lo + k, index - region.bounds[k])
         if index < 0:
-            block = next((b for b in range(region.lo - 1, -1, -1) if self._fine_text(fine, b)), -1)
-            return None if block < 0 else self._fine_span(fine, block, len(self._fine_text(fine, block)) - 1)
+            # A block before another ends with a CJK character and the cut's newline: its last
+            # normalized character is that CJK character, alone (see _stable and the module
+            # docstring), known without normalizing the block.
+            return None if region.lo == 0 else (fine.cuts[region.lo] - 2, fine.cuts[region.lo] - 1)
         block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_text(fine, b)), -1)
         return None if block < 0 else self._fine_span(fine, block, 0)
 
@@ -710,7 +739,7 @@ class LazyOffsets:
             self._spent += b - a
             if self._spent > self._budget:
                 return self.full(), 0, 0
-            found = normalize_with_offsets(self.original[a:b], flags=self._block_flags)
+            found = self._piece_offsets(a, b)
             n = self._norm[first]
             if found.text != self.text[n : self._norm[final + 1]]:  # pragma: no cover - see the docstring
                 return self.full(), 0, 0

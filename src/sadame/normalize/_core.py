@@ -19,6 +19,7 @@ from sadame.normalize._steps import (
     Step,
     _composes_backward,
     _keep_mask,
+    _nfkc_mapped_by_chunks,
     _one_to_one_table,
     _sigma_context_table,
     enabled_steps,
@@ -328,6 +329,18 @@ def normalize_with_offsets(
     resolved = resolve_flags(preset, flags)
     mapped = _run_mapped(Mapped.identity(text), enabled_steps(resolved), resolved)
     return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, resolved)
+
+
+def offsets_in_context(text: str, flags: NormalizeFlags, *, whole_in_nfkc: bool) -> NormalizedText:
+    """``normalize_with_offsets(text, flags=flags)`` for ``text`` a piece (cut where no step
+    looks across) of a longer text, with the offsets that text's would give it: the nfkc step
+    skips its work on a text already in NFKC (each character then keeps its own span), so a
+    piece in NFKC of a text that is not (``whole_in_nfkc`` false) is mapped chunk by chunk."""
+    steps = enabled_steps(flags)
+    if not whole_in_nfkc and steps and steps[0].name == "nfkc":
+        steps = (replace(steps[0], mapped=_nfkc_mapped_by_chunks), *steps[1:])
+    mapped = _run_mapped(Mapped.identity(text), steps, flags)
+    return NormalizedText(text, mapped.text, mapped.starts, mapped.ends, flags)
 
 
 def _run_mapped(mapped: Mapped, steps: Sequence[Step], flags: NormalizeFlags) -> Mapped:

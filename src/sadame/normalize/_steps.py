@@ -375,6 +375,13 @@ def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # region outlives a block.
     if unicodedata.is_normalized("NFKC", m.text):
         return m
+    return _nfkc_mapped_by_chunks(m, flags)
+
+
+def _nfkc_mapped_by_chunks(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    """The nfkc step's offsets path past its check that the text is already in NFKC (a
+    piece of a longer text that is not: a combining sequence gets its chunk's span, as in
+    the whole text)."""
     # (no early return when the translated text is normalized: an unchanged combining
     # sequence still gets its chunk's span, as it always has)
     m = Mapped(m.text.translate(_one_to_one_table()), m.starts, m.ends)

@@ -128,6 +128,10 @@ _MAX_UNALIGNED = 100  # unalignable hits examined per lookup before giving up (b
 MAX_MAPPED_CHARS = 2_000_000
 _MAX_MAPPED = 16
 _WINDOW_CHARS = 3 * BLOCK  # about the original characters of one hit's window of offsets
+#: Source characters under which a batch of many quotes takes the whole source's offsets at
+#: once rather than its quotes' fine blocks (:meth:`LazyOffsets.prefetch`): on a short source
+#: their hits cover much of it, and the per-quote work of the sparse path costs more.
+_SPARSE_FROM = 8_192
 
 
 class _MapCache:
@@ -373,14 +377,14 @@ class QuoteVerifier:
         On a source never seen, cut into blocks: the quotes that are not raw substrings are
         normalized first, and the fine blocks their lookups read are normalized with offsets
         in one call (:meth:`LazyOffsets.prefetch`); the source's whole text is never built.
-        With flags that are not cut into blocks, many quotes for the size of a short source
-        (their hits' windows of offsets would cover more of it than
-        :data:`sadame.normalize._blocks.FULL_AFTER`) take the whole source's offsets at once."""
+        Many quotes for the size of a source under :data:`_SPARSE_FROM` characters, or one whose
+        flags are not cut into blocks (their hits' windows of offsets would cover more of it than
+        :data:`sadame.normalize._blocks.FULL_AFTER`), take the whole source's offsets at once."""
         listed = list(quotes)
         if self._normalized is None:  # a source checked again: its kept map, without building one
             self._normalized = _maps.peek(self.source, resolve_flags(self.preset, None))
-        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and not splits(
-            resolve_flags(self.preset, None)
+        eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and (
+            len(self.source) < _SPARSE_FROM or not splits(resolve_flags(self.preset, None))
         )
         not_raw = set() if eager else self._prefetch(listed)
         return [self._verify(q, eager, isinstance(q, str) and q in not_raw) for q in listed]
