@@ -829,10 +829,11 @@ def _untold(book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset
     more (「友達はけがで入院してる？」: けが, 入院). The story is the whole truth, so that event did
     not happen (いいえ). Only words as written (:func:`_written`: kana may be a fragment the
     analyzer cut from a word typed in kana), no adverbial noun (以外, 中), in a question with a
-    verb (an event: an attribute the story leaves out is not denied by it), never a relevance
-    question or a negated one. One such word among fewer than three details keeps the hedge:
+    verb (an event: an attribute the story leaves out is not denied by it), never a negated one;
+    a relevance question about an untold event (「…ハイフンが入ってるせい？」) is answered いいえ
+    too: what did not happen is not the cause. One such word among fewer than three details keeps the hedge:
     alone, one word is too often a paraphrase (「混線」 for 混信)."""
-    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive":
         return []
     absent = [d for d in details if not d & book.story]
     if len(absent) < _UNTOLD and not (absent and len(details) >= _UNTOLD_AMONG):
