@@ -816,29 +816,35 @@ def _contradicting(
 _VERDICTS = frozenset({"YES", "NO"})
 
 
-#: Details the story never uses that make a question's event untold (one can be a paraphrase).
+#: Details the story never uses that make a question's event untold (one alone can be a
+#: paraphrase), or one such detail among this many details (a claim of three details or more).
 _UNTOLD = 2
+_UNTOLD_AMONG = 3
 _WRITTEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々\u30a1-\u30faA-Za-z]")
 
 
 def _untold(book: FactBook, tokens: Sequence[Token], details: Sequence[frozenset[str]]) -> list[str]:
-    """The surfaces of a question's details when it asserts an event built of two or more words
-    the story never uses -- in neither statement, truth, facts nor rule words -- (「友達はけがで入院
-    してる？」: けが, 入院): the story is the whole truth, so that event did not happen (いいえ). Only
-    words as written (:func:`_written`: kana may be a fragment the analyzer cut from a word typed
-    in kana), no adverbial noun (以外, 中), in a question with a verb (an event:
-    an attribute the story leaves out is not denied by it), never a relevance question or a
-    negated one. With one such word the hedge stays: one word is too often a paraphrase."""
-    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive" or _asks_relevance(tokens):
+    """The surfaces of a question's untold details: words the story never uses -- in neither
+    statement, truth, facts nor rule words -- two or more of them, or one among three details or
+    more (「友達はけがで入院してる？」: けが, 入院). The story is the whole truth, so that event did
+    not happen (いいえ). Only words as written (:func:`_written`: kana may be a fragment the
+    analyzer cut from a word typed in kana), no adverbial noun (以外, 中), in a question with a
+    verb (an event: an attribute the story leaves out is not denied by it), never a negated one;
+    a relevance question about an untold event (「…ハイフンが入ってるせい？」) is answered いいえ
+    too: what did not happen is not the cause. One such word among fewer than three details keeps the hedge:
+    alone, one word is too often a paraphrase (「混線」 for 混信)."""
+    if len(details) < _UNTOLD or assertion_polarity(tokens) != "positive":
         return []
     absent = [d for d in details if not d & book.story]
-    if len(absent) < _UNTOLD:
+    if len(absent) < _UNTOLD and not (absent and len(details) >= _UNTOLD_AMONG):
         return []
     if not any(t.pos[0] == "動詞" for t in tokens):
         return []  # 「そのMacは会社の支給品？」 asks an attribute the story may leave out, not an event
     places = [i for i, t in enumerate(tokens) if token_keys(t) in absent]
+    if len(absent) < _UNTOLD and any(tokens[i].pos[0] in ("形容詞", "形状詞") for i in places):
+        return []  # 「チャイムは大きい音で鳴る？」: one untold manner of a told event is no denial
     in_kana = not any(_WRITTEN.search(t.surface) for t in tokens)
-    if len(places) < _UNTOLD or any(tokens[i].pos[2] == "副詞可能" or not _written(tokens, i, in_kana) for i in places):
+    if not places or any(tokens[i].pos[2] == "副詞可能" or not _written(tokens, i, in_kana) for i in places):
         return []
     return [tokens[i].surface for i in places]
 
