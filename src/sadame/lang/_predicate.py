@@ -390,8 +390,10 @@ def _no_more(tokens: Sequence[Token], head: int) -> bool:
                for i, t in enumerate(tokens[:head]))
 
 
-def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
-    """The head's polarity before negation, and whether the head itself says a change."""
+def _idiom_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int,
+                    lex: Lexicon) -> tuple[int, bool] | None:
+    """Heads read as a whole phrase: ない of its subject, 身につく, 〜が習慣になる, さまになる, 気になる,
+    〜がる of a feeling; None for any other head."""
     t = tokens[head]
     if t.lemma in ("ない", "無い") and t.pos[0] == "形容詞":
         return subject, _no_more(tokens, head)
@@ -407,13 +409,30 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.pos[0] == "形容詞" and head + 1 < len(tokens) and tokens[head + 1].lemma == "がる" \
             and not _lemma_in(t, lex.positive_states):
         return -1, False  # 怖がる, 嫌がる, 恥ずかしがる: shows a feeling in the way (怖がらなくなった: gone)
+    return None
+
+
+def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int,
+                   lex: Lexicon) -> tuple[int, bool]:
+    """〜やすい / 〜にくい: as good as the verb, turned round for a problem verb; 〜にくくなった of
+    what happens to its subject is progress (息が上がりにくくなった, 焼きムラが出にくくなった)."""
+    t = tokens[head]
+    bad = _lemma_in(t, lex.problem_verbs)
+    lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
+    lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
+    if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
+        return 1, True  # what now happens less is what should not
+    return (-chain.ease if bad else chain.ease), False
+
+
+def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
+    """The head's polarity before negation, and whether the head itself says a change."""
+    t = tokens[head]
+    idiom = _idiom_polarity(tokens, head, chain, subject, lex)
+    if idiom is not None:
+        return idiom
     if chain.ease:
-        bad = _lemma_in(t, lex.problem_verbs)
-        lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
-        lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
-        if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
-            return 1, True  # 息が上がりにくくなった: what now happens less is what should not
-        return (-chain.ease if bad else chain.ease), False
+        return _ease_polarity(tokens, head, chain, subject, lex)
     if _lemma_in(t, lex.better_words):
         return 1, True
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
