@@ -36,6 +36,8 @@ import argparse
 import json
 import os
 import platform
+import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -282,16 +284,23 @@ def _loop(port: int, plans: list[list[bytes]], keep_alive: bool, seconds: float 
     return latencies, began, min(deadline, time.perf_counter())
 
 
+def _plans(port: int, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool) -> list[list[bytes]]:
+    """Each client's pre-built requests (``count`` in all, dealt round-robin), each client with
+    its own session cookie from one warm-up request."""
+    plans = []
+    for c in range(clients):
+        cookie = _session_cookie(port, make(count + c))
+        plans.append([_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)])
+    return plans
+
+
 def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool,
            seconds: float | None = None) -> dict[str, Any]:
     """``count`` requests from ``clients`` clients (each with its own session cookie, from one
     warm-up request), sent from this process with raw sockets; with ``seconds``, the requests
     are cycled for that long (see :func:`_loop`). With the CPU time this client spent."""
     port = int(url.rsplit(":", 1)[1])
-    plans = []
-    for c in range(clients):
-        cookie = _session_cookie(port, make(count + c))
-        plans.append([_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)])
+    plans = _plans(port, make, count, clients, keep_alive)
     cpu = time.process_time()
     latencies, began, ended = _loop(port, plans, keep_alive, seconds)
     cpu = time.process_time() - cpu
@@ -338,18 +347,12 @@ def _drive_wrk(url: str, make: Callable[[int], Request], count: int, clients: in
                seconds: float) -> dict[str, Any]:
     """The same cell as :func:`_drive`, sent by ``wrk`` (C, epoll): one thread and one
     connection per client, each with its own session cookie and pre-built requests."""
-    import resource
-    import shutil
-
     wrk = shutil.which("wrk")
     if wrk is None:
         raise SystemExit("--client wrk: wrk is not installed (apt-get install wrk)")
     port = int(url.rsplit(":", 1)[1])
-    plans = []
-    for c in range(clients):
-        cookie = _session_cookie(port, make(count + c))
-        requests = [_request_bytes(port, make(i), cookie, keep_alive) for i in range(c, count, clients)]
-        plans.append("{" + ", ".join(_lua_bytes(r) for r in requests) + "}")
+    plans = ["{" + ", ".join(_lua_bytes(r) for r in plan) + "}"
+             for plan in _plans(port, make, count, clients, keep_alive)]
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(_WRK_SCRIPT % ", ".join(plans))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -572,8 +575,6 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
-        import shutil
-
         client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
         scaling(args.db, args.requests, args.rounds, args.seconds, client)
         return
