@@ -5,6 +5,7 @@ formats 1 and 2 judge exactly as before."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,88 +175,25 @@ def test_a_relevance_question_is_answered_by_a_fact_that_names_its_details() -> 
     assert judge.ask("コインの厚みは関係ある？").verdict == MATTERS     # no fact names 厚み
 
 
-CHIME: dict[str, Any] = {
-    "id": "chime", "title": "五時の遠吠え", "statement": "犬が毎日同じ時刻に遠吠えする。なぜ？",
-    "truth": "防災無線のチャイムが毎日夕方5時に鳴る。犬はその音に合わせて鳴く。",
-    "rules": [
-        {"id": "chime", "any": ["チャイム"], "answer": "YES", "note": "チャイムが鍵です"},
-        {"id": "water", "any": ["水"], "answer": "YES", "note": "水が鍵です"},
-        {"id": "utc", "any": ["UTC"], "answer": "YES", "note": "UTCが鍵です"},
-    ],
-    "solution": [["チャイム"]],
-    "facts": ["チャイムは夕方5時に鳴る", "チャイムの音は120メートル先まで届く", "水は凍ると膨らむ",
-              "スケジューラは現地時間でチャイムを鳴らす"],
-}
+FORMAT3 = yaml.safe_load((Path(__file__).parent / "data" / "facts_format3.yaml").read_text("utf-8"))
+FORMAT3_CASES = FORMAT3.pop("cases")
 
 
 @pytest.fixture(scope="module")
-def chime() -> Judge:
-    return Judge(_pack(**CHIME).puzzle("chime"))
+def format3() -> PuzzlePack:
+    loaded = parse_table(FORMAT3)
+    assert isinstance(loaded, PuzzlePack)
+    return loaded
 
 
-@pytest.mark.parametrize(("question", "verdict"), [
-    ("チャイムは夕方5時に鳴る？", "YES"),            # every detail stated
-    ("チャイムは朝の5時に鳴る？", "NO"),             # another time of day than the fact's (contrasts.yaml)
-    ("チャイムの音は150メートル先まで届く？", "NO"),   # the same unit, another number
-    ("水は凍ると縮む？", "NO"),                      # the opposite change
-    ("チャイムは夜にも鳴る？", "NO"),
-    ("チャイムは夕方は関係ある？", "YES"),           # relevance is not contradicted
-    ("チャイムは朝の5時に鳴らない？", "UNKNOWN"),     # a negated other predicate: never answered from the contrast
-    ("チャイムは大きい音で鳴る？", MATTERS),         # no fact names a size
-    ("スケジューラはUTCで時刻を見ていた？", MATTERS),  # 見る is the predicate: a detail no fact states
+@pytest.mark.parametrize(("puzzle", "question", "verdict"), [
+    (puzzle, question, verdict) for puzzle, rows in FORMAT3_CASES.items() for question, verdict in rows
 ])
-def test_a_detail_contradicted_by_a_fact_is_answered_no(chime: Judge, question: str, verdict: str) -> None:
-    assert chime.ask(question).verdict == verdict
-
-
-SOFT: dict[str, Any] = {
-    "id": "soft", "title": "遅いビルド", "statement": "新人のPCだけビルドが速い。なぜ？",
-    "truth": "新人のPCにはまだ対策ソフトが入っていない。古いPCは新しい証明書を持っておらず、つながらない。",
-    "rules": [
-        {"id": "soft", "any": ["対策ソフト"], "answer": "YES", "note": "対策ソフトが鍵です"},
-        {"id": "cert", "any": ["証明書"], "answer": "YES", "note": "証明書が鍵です"},
-        {"id": "ttl", "any": ["TTL"], "answer": "YES", "note": "TTLが鍵です"},
-        {"id": "early", "any": ["早く着"], "answer": "YES", "note": "早く着きます"},
-    ],
-    "solution": [["対策ソフト"]],
-    "facts": ["対策ソフトを入れたら新人のPCも遅くなる", "TTLを短くしておくべきだった", "OSを更新すれば証明書が直る",
-              "バスは早く着きすぎる"],
-}
-
-
-@pytest.fixture(scope="module")
-def soft() -> Judge:
-    return Judge(_pack(**SOFT).puzzle("soft"))
-
-
-@pytest.mark.parametrize(("question", "verdict"), [
-    ("新人のPCにだけ対策ソフトが入ってる？", "NO"),     # not confirmed by the condition (〜たら); the truth denies it
-    ("TTLを短くしておいた？", MATTERS),                # the fact is an obligation (〜べき), not an event
-    ("古いPCは新しい証明書を持っていた？", "NO"),       # a clause negated by ず
-    ("OSの更新で証明書が直る？", "YES"),               # a condition on the same predicate states it
-    ("早く着きすぎてへん？", UNKNOWN),                # Kansai 〜てへん is a negation (docs/guide/judge.md), not a detail
-    ("早く着きすぎる？", "YES"),
-])
-def test_a_fact_confirms_only_with_the_questions_modality(soft: Judge, question: str, verdict: str) -> None:
-    assert soft.ask(question).verdict == verdict
-
-
-PENDULUM: dict[str, Any] = {
-    "id": "pendulum", "title": "夏の時計台", "statement": "夏になると時計台の時計が遅れる。なぜ？",
-    "truth": "暑さで振り子が伸びて、ゆっくり揺れるから。",
-    "rules": [{"id": "pendulum", "any": ["振り子"], "answer": "YES", "note": "振り子が鍵です"}],
-    "solution": [["振り子"]],
-    "facts": ["振り子が伸びる", "振り子は金属の棒"],
-}
-
-
-@pytest.mark.parametrize(("question", "verdict"), [
-    ("ふりこのびる？", "YES"),      # 「の|びる」: a fragment of 伸びる that the facts say aloud
-    ("ふりこのきれる？", MATTERS),   # a whole kana word no fact states stays a detail
-    ("振り子が切れる？", MATTERS),
-])
-def test_kana_fragments_the_story_says_aloud_are_no_detail(question: str, verdict: str) -> None:
-    assert Judge(_pack(**PENDULUM).puzzle("pendulum")).ask(question).verdict == verdict
+def test_format3_golden_table(format3: PuzzlePack, puzzle: str, question: str, verdict: str) -> None:
+    """A detail contradicted by a fact is NO; a fact confirms only with the question's modality;
+    kana fragments the story says aloud are no detail (tests/judge/data/facts_format3.yaml)."""
+    assert verdict in ("YES", "NO", MATTERS, UNKNOWN)
+    assert Judge(format3.puzzle(puzzle)).ask(question).verdict == verdict, question
 
 
 def test_a_negative_fact_naming_every_content_word_denies_a_one_phrase_question() -> None:
