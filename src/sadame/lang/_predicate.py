@@ -62,6 +62,8 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: What a performance is filled with (気持ちがこもる): こもる of them is good, of a sound a fault.
+_FEELINGS = frozenset({"気持ち", "心", "思い", "想い", "感情", "熱", "熱意", "気合", "気合い", "魂", "情感", "力", "実感"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
 #: Prefixes that negate what follows (不揃い, 非効率, 無表情, 未完成).
@@ -404,6 +406,9 @@ def _idiom_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: 
         return 1, True  # 〜することが習慣になってきた
     if t.surface in ("様", "さま", "サマ") and chain.became:
         return 1, True  # 構えがさまになってきた
+    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES \
+            and tokens[head - 2].lemma in _FEELINGS:
+        return 1, False  # 気持ちがこもっている: feeling put in, not a muffled sound (音がこもる)
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
     if t.pos[0] == "形容詞" and head + 1 < len(tokens) and tokens[head + 1].lemma == "がる" \
@@ -631,6 +636,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     head, chain = found
     if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
+    if not chain.negations and _left_as_is(tokens, head, lex, negative):
+        return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
     if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
                            for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
@@ -804,6 +811,34 @@ def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
     return noun and not tokens[k - 1].surface.endswith(_PACE)  # not 諦めるのが早くなった
 
 
+def _left_as_is(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> bool:
+    """〜ままになる / 〜ままにする (left as it was), or the head done in a fault kept (誤った声調のまま
+    定着, 力んだまま振っている, 癖のまま): what it says is of a state that stayed. Not a good state kept
+    (笑顔のまま, 姿勢を保ったまま打てる), nor a まま inside the subject (崩れたまま打つことがなくなった)."""
+    for i in range(1, min(head + 1, len(tokens))):
+        if tokens[i].lemma != "まま" or tokens[i].pos[0] != "名詞":
+            continue
+        nxt = tokens[i + 1 : i + 3]
+        if len(nxt) == 2 and nxt[0].surface == "に" and nxt[1].lemma in ("なる", "成る", "する", "為る"):
+            return True
+        if any(x.pos[0] == "助詞" and x.surface in ("が", "は", "も", "を") for x in tokens[i + 1 : head]):
+            continue  # the まま is in the subject's or object's own clause
+        k = i - 1
+        if tokens[k].surface == "の" and tokens[k].pos[0] == "助詞":
+            start = k
+            while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+                start -= 1
+            if start < k and _noun_polarity(tokens[start:k], lex, negative) < 0:
+                return True  # 癖のまま
+            k = start - 1
+        if k >= 1 and tokens[k].lemma == "た" and tokens[k].pos[0] == "助動詞":
+            k -= 1  # 誤った声調, 力んだまま
+        if k >= 0 and tokens[k].pos[0] in ("動詞", "形容詞", "形状詞") and _lemma_in(
+                tokens[k], lex.problem_verbs | lex.negative_states | lex.negative_modifiers):
+            return True
+    return False
+
+
 def _suggestion(tokens: Sequence[Token], head: int) -> bool:
     """A suggestion (〜とよい, 〜ばいい, 〜ほうがよい, 〜てほしい, 〜べき, 〜ましょう): work still to do."""
     t = tokens[head]
@@ -815,8 +850,9 @@ def _suggestion(tokens: Sequence[Token], head: int) -> bool:
             (before.surface in ("と", "ば", "たら", "なら") and before.pos[0] in ("助詞", "助動詞"))
             or (before.surface == "が" and k >= 1 and tokens[k - 1].lemma in ("ほう", "方"))):
         return True
-    if t.lemma in ("欲しい", "ほしい") and before is not None and before.surface in ("て", "で"):
-        return True
+    if t.lemma in ("欲しい", "ほしい") and before is not None and (
+            before.surface in ("て", "で") or before.pos[0] in ("副詞", "助詞")):
+        return True  # 〜てほしい, 具体的な計画がもう少し欲しい, 配慮が欲しい: what is still missing
     return any(x.lemma in ("べし", "べき") or (x.lemma == "ます" and x.surface == "ましょう") for x in tokens[head:])
 
 
@@ -829,7 +865,8 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
     joint = (t.pos[0] == "形容詞" and t.pos[1] != "非自立可能" and t.surface.endswith("く")) or (
         t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
-        and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
+        and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
+        t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
     adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
