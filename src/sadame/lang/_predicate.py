@@ -303,6 +303,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
+    elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
+        particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
     while True:
         k -= 1
@@ -325,7 +327,7 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         counted = _count_polarity(tokens, start, lex, negative)
         if counted:
             return counted
-    polarity = _noun_polarity(tokens[start:end], lex, negative)
+    polarity = _noun_polarity(tokens[start:end], lex, negative) or _examples(tokens, start, lex, negative)
     if not polarity and start >= 2 and tokens[start - 1].surface == "の" and tokens[start - 2].surface == "まで":
         return -1  # 返信までの時間, 電話に出るまでのコール数: how long it takes, the less the better
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
@@ -339,7 +341,37 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     modifier = tokens[start - 2] if before.lemma == "だ" and start >= 2 else before
     if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
         return -1  # 無駄な力み, 焦がすこと, 遮ること
+    if before.surface == "の" and start >= 2 and tokens[start - 2].lemma in ("気味", "ぎみ", "がち"):
+        return -1  # 圧迫気味の口調, 遅れがちの入り: a tendency to a fault
     return 0
+
+
+def _examples(tokens: Sequence[Token], start: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """A noun introduced by its examples (えー・あのーといった言葉のつなぎ, ミスなどの失点, 遅刻のような
+    問題) is as good or bad as they are; the noun may carry one 〜の modifier (言葉の).
+    0 when there are no examples."""
+    j = start
+    if j >= 2 and tokens[j - 1].surface == "の":  # 言葉のつなぎ: skip the modifier
+        m = j - 1
+        while m > 0 and tokens[m - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+            m -= 1
+        j = m if m < start - 1 else j
+    before = [x.lemma for x in tokens[max(0, j - 3) : j]]
+    if before[-2:] == ["いう", "た"] or before[-1:] == ["いう"]:  # 〜といった, 〜という
+        j -= len(before) - before.index("いう")
+        if j < 1 or (tokens[j - 1].surface != "と" and tokens[j - 1].pos[0] != "感動詞"):
+            return 0
+        j -= tokens[j - 1].surface == "と"  # Sudachi reads えーと + いった: the filler took the と
+    elif before[-2:] == ["など", "の"]:
+        j -= 2
+    elif before[-2:] in (["よう", "だ"], ["みたい", "だ"]):  # 〜のような, 〜みたいな
+        j -= 2 + (j >= 3 and tokens[j - 3].surface == "の")
+    else:
+        return 0
+    begin = j
+    while begin > 0 and tokens[begin - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞"):
+        begin -= 1
+    return _noun_polarity(tokens[begin:j], lex, negative) if begin < j else 0
 
 
 def _adnominal(token: Token) -> bool:
@@ -478,7 +510,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
             return 1, False  # 直すことができている: "can do"
-        return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
+        verbal_noun = head >= 2 and tokens[head - 2].pos[2] == "サ変可能" and tokens[head - 2].pos[0] == "名詞"
+        return (1 if verbal_noun and not subject else subject), False  # 指導ができている: "can do"; すき間ができる
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
@@ -948,8 +981,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
-    if last == "praise" and "better" in earlier:
-        return "better"  # 言い間違いが減り、スムーズに唱えられている
+    if last in ("praise", None) and "better" in earlier:
+        return "better"  # 言い間違いが減り、スムーズに唱えられている; 対応が改善し、落ち着いて場をつないだ
     if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
             and read_clause(parts[-1], negative, True) in ("better", "praise"):
         return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
@@ -982,8 +1015,9 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
         return False
     last = words[-1]
     verb = words[-2] if last.lemma in ("する", "為る") else last
-    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface == last.lemma[:-1] + "い")
-    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE)
+    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface in (
+        last.lemma[:-1] + "い", last.lemma[:-1]))  # 整い、 / 増え、
+    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE or verb.lemma in _AMOUNT)
 
 
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
