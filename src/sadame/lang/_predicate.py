@@ -264,15 +264,21 @@ def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
     return j, chain
 
 
+def _ends_in(text: str, words: frozenset[str]) -> bool:
+    """``text`` ends in one of ``words`` of two characters or more: a set lookup per suffix of
+    ``text`` (as many as its length), not an ``endswith`` per word of the list."""
+    return any(text[i:] in words for i in range(len(text) - 1))
+
+
 def _in_words(token: Token, words: frozenset[str]) -> bool:
-    return _lemma_in(token, words) or any(token.surface.endswith(w) and len(w) >= 2 for w in words)
+    return _lemma_in(token, words) or _ends_in(token.surface, words)
 
 
 def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
     text = "".join(t.surface for t in tokens)
     if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
            or _problem_stem(t, lex) for t in tokens) or any(w in text for w in negative) \
-            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2) \
+            or _ends_in(text, lex.problem_nouns) \
             or (text.endswith(lex.problem_suffixes) and len(text) >= 2):
         return -1
     last = tokens[-1] if tokens else None
