@@ -796,7 +796,19 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
         amount and chain.progressive)
     marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
+    marked |= _done_without(tokens, head)
     return changed and not marked and not _problem_verb_stem(t, lex) and not _made_thing(tokens, head)
+
+
+def _done_without(tokens: Sequence[Token], head: int) -> bool:
+    """A negation before the head, not followed by a verb of "can" (理解せずに貼り付けることが増えた:
+    done without; 楽譜を見ずに弾ける曲が増えた is a skill)."""
+    for i, x in enumerate(tokens[:head]):
+        if is_negator(x):
+            verb = next((v for v in tokens[i + 1 : head] if v.pos[0] == "動詞" and v.pos[1] != "非自立可能"), None)
+            if verb is None or not (_potential(verb) or _can_form(verb) or verb.lemma in ("できる", "出来る")):
+                return True
+    return False
 
 
 def _made_thing(tokens: Sequence[Token], head: int) -> bool:
