@@ -62,6 +62,8 @@ _NOW_WORDS = frozenset({"今回", "今日", "本日", "今", "最近", "今週",
 #: Verbs of leaving: said of a problem (癖が抜ける, 力みが外れる) they say it went away.
 _LEAVE = frozenset({"抜ける", "外れる", "落ちる", "取れる"})
 _STILL = frozenset({"まだ", "未だ", "依然", "いまだに", "未だに"})
+#: What a performance is filled with (気持ちがこもる): こもる of them is good, of a sound a fault.
+_FEELINGS = frozenset({"気持ち", "心", "思い", "想い", "感情", "熱", "熱意", "気合", "気合い", "魂", "情感", "力", "実感"})
 #: Verbs of a body moving (肩が上がる, 膝が伸びる, 上体が起き上がる): a posture, not a change for the better.
 _POSTURE = frozenset({"上がる", "下がる", "落ちる", "伸びる", "起き上がる", "開く", "浮く", "沈む", "曲がる"})
 #: Prefixes that negate what follows (不揃い, 非効率, 無表情, 未完成).
@@ -262,15 +264,21 @@ def _head(tokens: Sequence[Token]) -> tuple[int, _Chain] | None:
     return j, chain
 
 
+def _ends_in(text: str, words: frozenset[str]) -> bool:
+    """``text`` ends in one of ``words`` of two characters or more: a set lookup per suffix of
+    ``text`` (as many as its length), not an ``endswith`` per word of the list."""
+    return any(text[i:] in words for i in range(len(text) - 1))
+
+
 def _in_words(token: Token, words: frozenset[str]) -> bool:
-    return _lemma_in(token, words) or any(token.surface.endswith(w) and len(w) >= 2 for w in words)
+    return _lemma_in(token, words) or _ends_in(token.surface, words)
 
 
 def _noun_polarity(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> int:
     text = "".join(t.surface for t in tokens)
     if any(_in_words(t, lex.problem_nouns) or _lemma_in(t, lex.negative_states) or t.lemma in ("にくい", "づらい")
            or _problem_stem(t, lex) for t in tokens) or any(w in text for w in negative) \
-            or any(text.endswith(w) for w in lex.problem_nouns if len(w) >= 2) \
+            or _ends_in(text, lex.problem_nouns) \
             or (text.endswith(lex.problem_suffixes) and len(text) >= 2):
         return -1
     last = tokens[-1] if tokens else None
@@ -301,6 +309,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
+    elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
+        particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
     while True:
         k -= 1
@@ -323,7 +333,7 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         counted = _count_polarity(tokens, start, lex, negative)
         if counted:
             return counted
-    polarity = _noun_polarity(tokens[start:end], lex, negative)
+    polarity = _noun_polarity(tokens[start:end], lex, negative) or _examples(tokens, start, lex, negative)
     if not polarity and start >= 2 and tokens[start - 1].surface == "の" and tokens[start - 2].surface == "まで":
         return -1  # 返信までの時間, 電話に出るまでのコール数: how long it takes, the less the better
     if not polarity and start >= 1 and tokens[start - 1].pos[0] == "動詞":  # 待ち時間: a verb stem in the compound
@@ -337,7 +347,37 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     modifier = tokens[start - 2] if before.lemma == "だ" and start >= 2 else before
     if _lemma_in(modifier, lex.negative_modifiers | lex.negative_states | lex.problem_verbs):
         return -1  # 無駄な力み, 焦がすこと, 遮ること
+    if before.surface == "の" and start >= 2 and tokens[start - 2].lemma in ("気味", "ぎみ", "がち"):
+        return -1  # 圧迫気味の口調, 遅れがちの入り: a tendency to a fault
     return 0
+
+
+def _examples(tokens: Sequence[Token], start: int, lex: Lexicon, negative: Sequence[str]) -> int:
+    """A noun introduced by its examples (えー・あのーといった言葉のつなぎ, ミスなどの失点, 遅刻のような
+    問題) is as good or bad as they are; the noun may carry one 〜の modifier (言葉の).
+    0 when there are no examples."""
+    j = start
+    if j >= 2 and tokens[j - 1].surface == "の":  # 言葉のつなぎ: skip the modifier
+        m = j - 1
+        while m > 0 and tokens[m - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+            m -= 1
+        j = m if m < start - 1 else j
+    before = [x.lemma for x in tokens[max(0, j - 3) : j]]
+    if before[-2:] == ["いう", "た"] or before[-1:] == ["いう"]:  # 〜といった, 〜という
+        j -= len(before) - before.index("いう")
+        if j < 1 or (tokens[j - 1].surface != "と" and tokens[j - 1].pos[0] != "感動詞"):
+            return 0
+        j -= tokens[j - 1].surface == "と"  # Sudachi reads えーと + いった: the filler took the と
+    elif before[-2:] == ["など", "の"]:
+        j -= 2
+    elif before[-2:] in (["よう", "だ"], ["みたい", "だ"]):  # 〜のような, 〜みたいな
+        j -= 2 + (j >= 3 and tokens[j - 3].surface == "の")
+    else:
+        return 0
+    begin = j
+    while begin > 0 and tokens[begin - 1].pos[0] in ("名詞", "接頭辞", "接尾辞", "感動詞"):
+        begin -= 1
+    return _noun_polarity(tokens[begin:j], lex, negative) if begin < j else 0
 
 
 def _adnominal(token: Token) -> bool:
@@ -404,6 +444,9 @@ def _idiom_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: 
         return 1, True  # 〜することが習慣になってきた
     if t.surface in ("様", "さま", "サマ") and chain.became:
         return 1, True  # 構えがさまになってきた
+    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES \
+            and tokens[head - 2].lemma in _FEELINGS:
+        return 1, False  # 気持ちがこもっている: feeling put in, not a muffled sound (音がこもる)
     if t.surface == "気" and chain.became:
         return -1, False  # 気になる: it bothers; 気にならなくなった is progress
     if t.pos[0] == "形容詞" and head + 1 < len(tokens) and tokens[head + 1].lemma == "がる" \
@@ -473,7 +516,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
             return 1, False  # 直すことができている: "can do"
-        return subject, False  # すき間ができる: something forms; 質問ができるようになった is 〜ようになった
+        verbal_noun = head >= 2 and tokens[head - 2].pos[2] == "サ変可能" and tokens[head - 2].pos[0] == "名詞"
+        return (1 if verbal_noun and not subject else subject), False  # 指導ができている: "can do"; すき間ができる
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
@@ -631,6 +675,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     head, chain = found
     if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
+    if not chain.negations and _left_as_is(tokens, head, lex, negative):
+        return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
     if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
                            for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
         return "problem"
@@ -750,7 +796,19 @@ def _unmarked_change(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lex
     changed = (chain.became and chain.past) or chain.came or (verb and chain.past and not chain.progressive) or (
         amount and chain.progressive)
     marked = negated or any(x.lemma in _FAULT_MARKS or x.surface in _FAULT_MARKS for x in tokens)
+    marked |= _done_without(tokens, head)
     return changed and not marked and not _problem_verb_stem(t, lex) and not _made_thing(tokens, head)
+
+
+def _done_without(tokens: Sequence[Token], head: int) -> bool:
+    """A negation before the head, not followed by a verb of "can" (理解せずに貼り付けることが増えた:
+    done without; 楽譜を見ずに弾ける曲が増えた is a skill)."""
+    for i, x in enumerate(tokens[:head]):
+        if is_negator(x):
+            verb = next((v for v in tokens[i + 1 : head] if v.pos[0] == "動詞" and v.pos[1] != "非自立可能"), None)
+            if verb is None or not (_potential(verb) or _can_form(verb) or verb.lemma in ("できる", "出来る")):
+                return True
+    return False
 
 
 def _made_thing(tokens: Sequence[Token], head: int) -> bool:
@@ -804,6 +862,34 @@ def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
     return noun and not tokens[k - 1].surface.endswith(_PACE)  # not 諦めるのが早くなった
 
 
+def _left_as_is(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequence[str]) -> bool:
+    """〜ままになる / 〜ままにする (left as it was), or the head done in a fault kept (誤った声調のまま
+    定着, 力んだまま振っている, 癖のまま): what it says is of a state that stayed. Not a good state kept
+    (笑顔のまま, 姿勢を保ったまま打てる), nor a まま inside the subject (崩れたまま打つことがなくなった)."""
+    for i in range(1, min(head + 1, len(tokens))):
+        if tokens[i].lemma != "まま" or tokens[i].pos[0] != "名詞":
+            continue
+        nxt = tokens[i + 1 : i + 3]
+        if len(nxt) == 2 and nxt[0].surface == "に" and nxt[1].lemma in ("なる", "成る", "する", "為る"):
+            return True
+        if any(x.pos[0] == "助詞" and x.surface in ("が", "は", "も", "を") for x in tokens[i + 1 : head]):
+            continue  # the まま is in the subject's or object's own clause
+        k = i - 1
+        if tokens[k].surface == "の" and tokens[k].pos[0] == "助詞":
+            start = k
+            while start > 0 and tokens[start - 1].pos[0] in ("名詞", "接頭辞", "接尾辞"):
+                start -= 1
+            if start < k and _noun_polarity(tokens[start:k], lex, negative) < 0:
+                return True  # 癖のまま
+            k = start - 1
+        if k >= 1 and tokens[k].lemma == "た" and tokens[k].pos[0] == "助動詞":
+            k -= 1  # 誤った声調, 力んだまま
+        if k >= 0 and tokens[k].pos[0] in ("動詞", "形容詞", "形状詞") and _lemma_in(
+                tokens[k], lex.problem_verbs | lex.negative_states | lex.negative_modifiers):
+            return True
+    return False
+
+
 def _suggestion(tokens: Sequence[Token], head: int) -> bool:
     """A suggestion (〜とよい, 〜ばいい, 〜ほうがよい, 〜てほしい, 〜べき, 〜ましょう): work still to do."""
     t = tokens[head]
@@ -815,8 +901,9 @@ def _suggestion(tokens: Sequence[Token], head: int) -> bool:
             (before.surface in ("と", "ば", "たら", "なら") and before.pos[0] in ("助詞", "助動詞"))
             or (before.surface == "が" and k >= 1 and tokens[k - 1].lemma in ("ほう", "方"))):
         return True
-    if t.lemma in ("欲しい", "ほしい") and before is not None and before.surface in ("て", "で"):
-        return True
+    if t.lemma in ("欲しい", "ほしい") and before is not None and (
+            before.surface in ("て", "で") or before.pos[0] in ("副詞", "助詞")):
+        return True  # 〜てほしい, 具体的な計画がもう少し欲しい, 配慮が欲しい: what is still missing
     return any(x.lemma in ("べし", "べき") or (x.lemma == "ます" and x.surface == "ましょう") for x in tokens[head:])
 
 
@@ -829,7 +916,8 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
     joint = (t.pos[0] == "形容詞" and t.pos[1] != "非自立可能" and t.surface.endswith("く")) or (
         t.lemma == "だ" and t.surface == "で" and i >= 1 and tokens[i - 1].pos[0] in ("形状詞", "名詞")) or (
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
-        and nxt.pos[0] == "名詞")  # 手首が固まって力が抜けていない
+        and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
+        t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
     adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
@@ -911,8 +999,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
-    if last == "praise" and "better" in earlier:
-        return "better"  # 言い間違いが減り、スムーズに唱えられている
+    if last in ("praise", None) and "better" in earlier:
+        return "better"  # 言い間違いが減り、スムーズに唱えられている; 対応が改善し、落ち着いて場をつないだ
     if last in (None, "praise") and "problem" not in earlier and any(_change_clause(p) for p in parts[:-1]) \
             and read_clause(parts[-1], negative, True) in ("better", "praise"):
         return "better"  # 足運びが軽くなり、最後まで粘れている: a change, then what it brings
@@ -945,8 +1033,9 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
         return False
     last = words[-1]
     verb = words[-2] if last.lemma in ("する", "為る") else last
-    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface == last.lemma[:-1] + "い")
-    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE)
+    continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface in (
+        last.lemma[:-1] + "い", last.lemma[:-1]))  # 整い、 / 増え、
+    return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE or verb.lemma in _AMOUNT)
 
 
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:

@@ -200,9 +200,17 @@ def _split_residual(tokens: Sequence[Token]) -> int | None:
         contrast = (t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "けれど", "けれども")) or (
             t.surface == "もの" and nxt.surface == "の")
         pause = t.surface in ("。", "．") or t.pos[0] == "空白"  # the normalizer leaves a space for 。
-        if contrast or (pause and nxt.surface in _QUALIFY):
-            split = i
+        if contrast or (pause and (nxt.surface in _QUALIFY or (i >= 1 and _sentence_end(tokens[i - 1])))):
+            split = i  # 〜てきた。ただ、〜 / 〜和らいだ。まだ〜 / 〜そろってきた。疲れてくると少し〜
     return split
+
+
+def _sentence_end(token: Token) -> bool:
+    """``token`` ends a sentence: a past or polite auxiliary (た, ます, です) or a verb or adjective
+    in its final form (そろう, 良い), not a continuative (和らぎ、) nor a particle."""
+    if token.pos[0] == "助動詞":
+        return token.surface in ("た", "だ", "ます", "です")  # 和らいだ (Sudachi: だ), not the で of ので
+    return token.pos[0] in ("動詞", "形容詞") and token.surface == token.lemma
 
 
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
