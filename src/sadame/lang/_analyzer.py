@@ -117,6 +117,7 @@ class _Analyzer:
         self._short: Any = SplitMode.A
         self._local = threading.local()
         self._local.tokenizer = self._dictionary.tokenizer(mode=self._mode)
+        self._words: dict[tuple[int, str], tuple[Any, ...]] = {}
         seconds = time.perf_counter() - started
         allocated = tracemalloc.get_traced_memory()[0] - before
         if not traced:
@@ -136,22 +137,31 @@ class _Analyzer:
         return tuple(self._token(m) for m in tokenizer.tokenize(text))
 
     def _token(self, m: Any) -> Token:
-        pos = tuple(m.part_of_speech())
         begin, end = m.begin(), m.end()
-        parts: tuple[int, ...] = ()
-        if end - begin >= 3 and pos[0] == "名詞":
-            parts = tuple(sub.begin() for sub in list(m.split(self._short))[1:])
-        return Token(
-            surface=m.surface(),
-            lemma=m.dictionary_form(),
-            normalized=m.normalized_form(),
-            reading=to_hiragana(m.reading_form()),
-            pos=pos,
-            begin=begin,
-            end=end,
-            parts=parts,
-            oov=m.is_oov(),
-        )
+        surface = m.surface()
+        oov = m.is_oov()
+        # What a dictionary word gives wherever it stands (its forms, part of speech and the
+        # short units inside it, relative to its start), read from Sudachi once per word and
+        # spelling: building them was most of the time of a token. Unknown words are read each time.
+        found = None if oov else self._words.get((m.word_id(), surface))
+        if found is None:
+            pos = tuple(m.part_of_speech())
+            rel: tuple[int, ...] = ()
+            if end - begin >= 3 and pos[0] == "名詞":
+                rel = tuple(sub.begin() - begin for sub in list(m.split(self._short))[1:])
+            found = (m.dictionary_form(), m.normalized_form(), to_hiragana(m.reading_form()), pos, rel)
+            if not oov:
+                if len(self._words) >= _WORD_CACHE:
+                    self._words.clear()
+                self._words[(m.word_id(), surface)] = found
+        lemma, normalized, reading, pos, rel = found
+        # (positional: a frozen dataclass takes keywords slower)
+        return Token(surface, lemma, normalized, reading, pos, begin, end,
+                     tuple(begin + r for r in rel) if rel else (), oov)
+
+
+#: Dictionary words whose readings :meth:`_Analyzer._token` keeps (cleared when full).
+_WORD_CACHE = 50_000
 
 
 def analyzer_versions() -> dict[str, str | None]:

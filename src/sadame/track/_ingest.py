@@ -192,6 +192,7 @@ class Linked:
     reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
     improvement: bool = False  #: an improvement (kind improvement, or said so in words)
+    tokens: list[str] = field(default_factory=list)  #: the key's tokens (``issue_tokens``), read once
 
 
 @dataclass
@@ -268,9 +269,10 @@ def link(run: IngestRun, text: str, key: str, purpose: Purpose) -> tuple[str | N
     return resolve_merged(run.tx, result.issue_id), LinkTier.SEMANTIC, result.confidence
 
 
-def _link_one(run: IngestRun, position: int, ins: Insight, key: str) -> Linked:
+def _link_one(run: IngestRun, position: int, ins: Insight, norm: str) -> Linked:
     rs = run.ruleset
-    if ins.kind == "issue" and not normalize_issue_text(ins.text, rs):
+    key = norm or issue_key(ins.text, rs)  # (what issue_key gives: the normalized text, else the lower-cased text)
+    if ins.kind == "issue" and not norm:
         return Linked(position, ins, key, LinkTier.FILTERED, reason="empty")
     improvement = ins.kind == "improvement"
     if ins.kind == "issue" and is_positive(ins.text, rs):
@@ -298,13 +300,17 @@ def link_findings(run: IngestRun, insights: Sequence[Insight]) -> list[Linked]:
     """Key every finding, look the keys up in one query, and link each finding (creating an
     issue for a problem nothing links to)."""
     tx = run.tx
-    keys = [issue_key(ins.text, run.ruleset) for ins in insights]
+    norms = [normalize_issue_text(ins.text, run.ruleset) for ins in insights]  # each text normalized once
+    keys = [n or issue_key(ins.text, run.ruleset) for ins, n in zip(insights, norms, strict=True)]
     digests = sorted({issue_id(k) for k in keys})
     if digests:
         run.links = {r[0]: (r[1], r[2]) for r in tx.raw.rows(SELECT_KEYS, tx.scope_args, digests)}
     # one query for linked issues, previous session's issues and ids new keys would take
     tx.load(sorted({v[0] for v in run.links.values()} | {p[2] for p in run.previous} | set(digests)))
-    return [_link_one(run, pos, ins, key) for pos, (ins, key) in enumerate(zip(insights, keys, strict=True))]
+    linked = [_link_one(run, pos, ins, norm) for pos, (ins, norm) in enumerate(zip(insights, norms, strict=True))]
+    for item, norm in zip(linked, norms, strict=True):
+        item.tokens = [t for t in norm.split("::") if t]  # = issue_tokens(text)
+    return linked
 
 
 # -- step 5: apply lifecycle ---------------------------------------------------------------
@@ -342,8 +348,7 @@ def _surface_new(run: IngestRun, created: list[Linked]) -> None:
     ``max_new`` are surfaced (no confidence counts as 0.5; ties in input order), the others are deferred candidates."""
     fresh: list[Linked] = []
     for item in created:
-        tokens = issue_tokens(item.insight.text, run.ruleset)
-        family = any(tokens_match(p[3], tokens, run.settings.token_overlap) for p in run.previous)
+        family = any(tokens_match(p[3], item.tokens, run.settings.token_overlap) for p in run.previous)
         item.outcome = Outcome.REMAINING if family else Outcome.DEFERRED
         if not family:
             fresh.append(item)
@@ -424,7 +429,7 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
     """The seed's "improvements", reported as ``absent`` (今回は指摘なし): previous findings that no
     current finding shares tokens with, unless their issue was linked in this session by another
     route (alias, matcher, an improvement). Not being mentioned is not an improvement."""
-    current = [issue_tokens(i.insight.text, run.ruleset) for i in linked
+    current = [i.tokens for i in linked
                if i.outcome != Outcome.IMPROVEMENT and i.tier != LinkTier.FILTERED]
     listed: set[str] = set()
     for text, key, iid, tokens in run.previous:
