@@ -423,6 +423,30 @@ def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     return not directed
 
 
+def _excess_before(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """〜すぎて before the head (長すぎて): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
+    なくなった, where the excess is part of the fault that is gone."""
+    return any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+               and not _fault_gone(tokens, i + 2, head, chain, lex) for i, t in enumerate(tokens[:-1]))
+
+
+def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """An occasion or a fault (こと, 場面, 失敗) is the subject after ``start`` and the head says it
+    is gone (なくなった, 見られなかった, 減った): what comes before it is inside the subject
+    (付けすぎて滑ることが|なくなった), not a clause of its own; not 入れすぎて甘みがなくなった."""
+    gone = chain.negations % 2 == 1 or tokens[head].lemma in ("なくなる", "無くなる", "減る", "減少")
+    return gone and any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
+                        and (t.lemma in _OCCASIONS | {"の"} or _in_words(t, lex.problem_nouns))
+                        for t, n in pairwise(tokens[start:head]))
+
+
+def _not_only(tokens: Sequence[Token]) -> bool:
+    """〜だけでなく / 〜ばかりではなく / 〜のみならず: "not only", which adds and judges nothing."""
+    words = [t.surface for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    return len(words) >= 3 and (words[-3:] in (["だけ", "で", "なく"], ["ばかり", "で", "なく"], ["のみ", "なら", "ず"])
+                                or words[-4:] in (["だけ", "で", "は", "なく"], ["ばかり", "で", "は", "なく"]))
+
+
 def _no_more(tokens: Sequence[Token], head: int) -> bool:
     """もう before the head: 「もう〜ない」 says "no longer" (not もう少し, もう一度)."""
     return any(t.surface == "もう" and (i + 1 >= head or tokens[i + 1].surface not in ("少し", "ちょっと", "一度", "一歩",
@@ -670,15 +694,14 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     """The reading of one clause (see the module doc); None when the lexicon cannot tell."""
     lex = lexicon()
     found = _head(tokens)
-    if found is None:
-        return None
+    if found is None or _not_only(tokens):
+        return None  # OPACだけでなく、参考図書も使うようになった: the last clause decides
     head, chain = found
     if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if not chain.negations and _left_as_is(tokens, head, lex, negative):
         return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
-    if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
-                           for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
+    if chain.excess or _excess_before(tokens, head, chain, lex):
         return "problem"
     subject = _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
@@ -948,6 +971,9 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
         if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
             out.append(tokens[start : i + 1])
             start = i + 1
+        elif t.surface in ("、", ",", "，") and i >= 1 and tokens[i - 1].surface in ("は", "が") \
+                and i >= 2 and tokens[i - 2].pos[0] in ("名詞", "接尾辞") and _adnominal_before(tokens, start, i - 2):
+            continue  # 〜すぎてスカスカになる失敗は、今回は見られなかった: a long subject, then its predicate
         elif (t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．")) or (
                 t.pos[0] == "空白" and _ends_predicate(tokens[start:i])):
             if i > start:
@@ -956,6 +982,11 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     if start < len(tokens):
         out.append(tokens[start:])
     return out
+
+
+def _adnominal_before(tokens: Sequence[Token], start: int, noun: int) -> bool:
+    """The noun at ``noun`` is modified by a clause ending just before it (〜になる失敗)."""
+    return noun > start and tokens[noun - 1].pos[0] == "動詞" and _adnominal(tokens[noun - 1])
 
 
 def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
