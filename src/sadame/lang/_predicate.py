@@ -1028,6 +1028,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
     if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
+        earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
     if last in ("praise", None) and "better" in earlier:
@@ -1042,6 +1044,25 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _can_now(tokens: Sequence[Token]) -> bool:
+    """The clause says "can do now" (聞き返せるようになった, 確認できるようになった)."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    return chain.habit and not chain.negations and (tokens[head].lemma in ("できる", "出来る")
+                                                    or _can_form(tokens[head]))
+
+
+def _without(tokens: Sequence[Token]) -> bool:
+    """A clause of manner in 〜ず / 〜ずに with no subject of its own (そのまま受け取らず、): how the
+    new ability is used, not a fault of its own."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in words)
+    return not said and bool(words) and (words[-1].lemma == "ず" or (
+        len(words) >= 2 and words[-2].lemma == "ず" and words[-1].surface == "に"))
 
 
 def _said_of_nominal(tokens: Sequence[Token]) -> bool:
