@@ -1030,6 +1030,9 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
         earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _fault_subject(parts[-1], negative):  # 保ちが以前より長くなり、急ぐ癖は見られなくなった
+        earlier = [None if r == "problem" and _neutral_scalar(p, negative) else r
+                   for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
     if last in ("praise", None) and "better" in earlier:
@@ -1044,6 +1047,25 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _neutral_scalar(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A neutral subject became more or less of a scalar than before (保ちが以前より長くなり): a
+    problem only by default."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    lex = lexicon()
+    compared = any(t.surface in lex.past_words and n.surface == "より" for t, n in pairwise(tokens))
+    return compared and chain.became and not chain.negations and _scalar(tokens[head], 0, lex) is not None \
+        and _subject(tokens, head, lex, negative) == 0 and tokens[head].lemma not in lex.negative_states
+
+
+def _fault_subject(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The clause's subject is a fault (癖は見られなくなった), not 結論が見えなくなった."""
+    found = _head(tokens)
+    return found is not None and _subject(tokens, found[0], lexicon(), negative) < 0
 
 
 def _can_now(tokens: Sequence[Token]) -> bool:
