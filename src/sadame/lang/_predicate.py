@@ -995,12 +995,17 @@ def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
     lex = lexicon()
     topic = next((i for i in range(len(tokens) - 1)
                   if tokens[i].surface in lex.past_words and tokens[i + 1].surface == "は"), None)
+    if topic is None:  # 前々回までは毎回行えていた〜が: until then
+        topic = next((i + 1 for i in range(len(tokens) - 2) if tokens[i].surface in lex.past_words
+                      and tokens[i + 1].surface == "まで" and tokens[i + 2].surface == "は"), None)
     if topic is None:
         return None
     for j in range(topic + 2, len(tokens) - 1):
         nxt = tokens[j + 1]
+        stem = nxt.pos[0] == "動詞" and nxt.surface != nxt.lemma and nxt.surface[-1:] != "る" and j + 2 < len(
+            tokens) and tokens[j + 2].surface in _SUBJECT_PARTICLES  # 染め出しが: Sudachi's verb stem, a noun here
         if tokens[j].lemma == "た" and tokens[j].pos[0] == "助動詞" and (
-                nxt.pos[0] == "名詞" or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
+                nxt.pos[0] == "名詞" or stem or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
             before = read_clause(tokens[topic + 2 : j + 1], negative)
             now = _read_parts(tokens[j + 1 :], negative, None)
             if before == "problem" and now != "problem":
