@@ -703,7 +703,7 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
     if chain.excess or _excess_before(tokens, head, chain, lex):
         return "problem"
-    subject = _subject(tokens, head, lex, negative)
+    subject = 0 if chain.habit and _kind_by_negation(tokens, head, lex) else _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
         reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
@@ -1071,6 +1071,17 @@ def _fault_subject(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """The clause's subject is a fault (癖は見られなくなった), not 結論が見えなくなった."""
     found = _head(tokens)
     return found is not None and _subject(tokens, found[0], lexicon(), negative) < 0
+
+
+def _kind_by_negation(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The head says "can do" and its subject is one noun after a negated neutral verb (「はい・いいえ」で
+    終わらない質問ができるようになった): the negation names a kind of thing done, not a fault."""
+    if not (tokens[head].lemma in ("できる", "出来る") or _can_form(tokens[head])) or head < 4:
+        return False
+    k = head - 1
+    return tokens[k].surface == "が" and tokens[k - 1].pos[0] == "名詞" and tokens[k - 2].lemma in ("ない", "ぬ") \
+        and tokens[k - 2].pos[0] == "助動詞" and tokens[k - 3].pos[0] == "動詞" \
+        and not _lemma_in(tokens[k - 3], lex.problem_verbs)
 
 
 def _can_now(tokens: Sequence[Token]) -> bool:
