@@ -423,6 +423,30 @@ def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     return not directed
 
 
+def _excess_before(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """〜すぎて before the head (長すぎて): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
+    なくなった, where the excess is part of the fault that is gone."""
+    return any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+               and not _fault_gone(tokens, i + 2, head, chain, lex) for i, t in enumerate(tokens[:-1]))
+
+
+def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
+    """An occasion or a fault (こと, 場面, 失敗) is the subject after ``start`` and the head says it
+    is gone (なくなった, 見られなかった, 減った): what comes before it is inside the subject
+    (付けすぎて滑ることが|なくなった), not a clause of its own; not 入れすぎて甘みがなくなった."""
+    gone = chain.negations % 2 == 1 or tokens[head].lemma in ("なくなる", "無くなる", "減る", "減少")
+    return gone and any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
+                        and (t.lemma in _OCCASIONS | {"の"} or _in_words(t, lex.problem_nouns))
+                        for t, n in pairwise(tokens[start:head]))
+
+
+def _not_only(tokens: Sequence[Token]) -> bool:
+    """〜だけでなく / 〜ばかりではなく / 〜のみならず: "not only", which adds and judges nothing."""
+    words = [t.surface for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    return len(words) >= 3 and (words[-3:] in (["だけ", "で", "なく"], ["ばかり", "で", "なく"], ["のみ", "なら", "ず"])
+                                or words[-4:] in (["だけ", "で", "は", "なく"], ["ばかり", "で", "は", "なく"]))
+
+
 def _no_more(tokens: Sequence[Token], head: int) -> bool:
     """もう before the head: 「もう〜ない」 says "no longer" (not もう少し, もう一度)."""
     return any(t.surface == "もう" and (i + 1 >= head or tokens[i + 1].surface not in ("少し", "ちょっと", "一度", "一歩",
@@ -670,17 +694,16 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     """The reading of one clause (see the module doc); None when the lexicon cannot tell."""
     lex = lexicon()
     found = _head(tokens)
-    if found is None:
-        return None
+    if found is None or _not_only(tokens):
+        return None  # OPACだけでなく、参考図書も使うようになった: the last clause decides
     head, chain = found
     if _suggestion(tokens, head) or (tokens[head].surface in ("だけ", "のみ") and tokens[head].pos[0] == "助詞"):
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if not chain.negations and _left_as_is(tokens, head, lex, negative):
         return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
-    if chain.excess or any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
-                           for i, t in enumerate(tokens[:-1])):  # 長すぎて: not 押しすぎることがなくなった
+    if chain.excess or _excess_before(tokens, head, chain, lex):
         return "problem"
-    subject = _subject(tokens, head, lex, negative)
+    subject = 0 if chain.habit and _kind_by_negation(tokens, head, lex) else _subject(tokens, head, lex, negative)
     polarity, change = _polarity(tokens, head, chain, subject, lex)
     if not polarity and tokens[head].pos[0] == "名詞" and head >= 1 and _adnominal(tokens[head - 1]):
         reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
@@ -948,6 +971,9 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
         if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
             out.append(tokens[start : i + 1])
             start = i + 1
+        elif t.surface in ("、", ",", "，") and i >= 1 and tokens[i - 1].surface in ("は", "が") \
+                and i >= 2 and tokens[i - 2].pos[0] in ("名詞", "接尾辞") and _adnominal_before(tokens, start, i - 2):
+            continue  # 〜すぎてスカスカになる失敗は、今回は見られなかった: a long subject, then its predicate
         elif (t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．")) or (
                 t.pos[0] == "空白" and _ends_predicate(tokens[start:i])):
             if i > start:
@@ -958,18 +984,28 @@ def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     return out
 
 
+def _adnominal_before(tokens: Sequence[Token], start: int, noun: int) -> bool:
+    """The noun at ``noun`` is modified by a clause ending just before it (〜になる失敗)."""
+    return noun > start and tokens[noun - 1].pos[0] == "動詞" and _adnominal(tokens[noun - 1])
+
+
 def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
     """A former state in a relative clause, then how it is now (以前は遅れがちだった合図が、…出せて
     いる): a former problem now not a problem is progress, a former good state now not good a problem."""
     lex = lexicon()
     topic = next((i for i in range(len(tokens) - 1)
                   if tokens[i].surface in lex.past_words and tokens[i + 1].surface == "は"), None)
+    if topic is None:  # 前々回までは毎回行えていた〜が: until then
+        topic = next((i + 1 for i in range(len(tokens) - 2) if tokens[i].surface in lex.past_words
+                      and tokens[i + 1].surface == "まで" and tokens[i + 2].surface == "は"), None)
     if topic is None:
         return None
     for j in range(topic + 2, len(tokens) - 1):
         nxt = tokens[j + 1]
+        stem = nxt.pos[0] == "動詞" and nxt.surface != nxt.lemma and nxt.surface[-1:] != "る" and j + 2 < len(
+            tokens) and tokens[j + 2].surface in _SUBJECT_PARTICLES  # 染め出しが: Sudachi's verb stem, a noun here
         if tokens[j].lemma == "た" and tokens[j].pos[0] == "助動詞" and (
-                nxt.pos[0] == "名詞" or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
+                nxt.pos[0] == "名詞" or stem or (nxt.surface == "の" and nxt.pos[0] == "助詞")):
             before = read_clause(tokens[topic + 2 : j + 1], negative)
             now = _read_parts(tokens[j + 1 :], negative, None)
             if before == "problem" and now != "problem":
@@ -997,6 +1033,11 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
     if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
+        earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _fault_subject(parts[-1], negative):  # 保ちが以前より長くなり、急ぐ癖は見られなくなった
+        earlier = [None if r == "problem" and _neutral_scalar(p, negative) else r
+                   for r, p in zip(earlier, parts, strict=False)]
     if last != "problem" and "problem" in earlier:
         return "problem"
     if last in ("praise", None) and "better" in earlier:
@@ -1011,6 +1052,55 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
     if last is None and subjectless and earlier and earlier[-1] is not None:
         return earlier[-1]  # 積極的に質問を返し、会話を広げている: a neutral last clause adds nothing
     return last
+
+
+def _neutral_scalar(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A neutral subject became more or less of a scalar than before (保ちが以前より長くなり): a
+    problem only by default."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    lex = lexicon()
+    compared = any(t.surface in lex.past_words and n.surface == "より" for t, n in pairwise(tokens))
+    return compared and chain.became and not chain.negations and _scalar(tokens[head], 0, lex) is not None \
+        and _subject(tokens, head, lex, negative) == 0 and tokens[head].lemma not in lex.negative_states
+
+
+def _fault_subject(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The clause's subject is a fault (癖は見られなくなった), not 結論が見えなくなった."""
+    found = _head(tokens)
+    return found is not None and _subject(tokens, found[0], lexicon(), negative) < 0
+
+
+def _kind_by_negation(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The head says "can do" and its subject is one noun after a negated neutral verb (「はい・いいえ」で
+    終わらない質問ができるようになった): the negation names a kind of thing done, not a fault."""
+    if not (tokens[head].lemma in ("できる", "出来る") or _can_form(tokens[head])) or head < 4:
+        return False
+    k = head - 1
+    return tokens[k].surface == "が" and tokens[k - 1].pos[0] == "名詞" and tokens[k - 2].lemma in ("ない", "ぬ") \
+        and tokens[k - 2].pos[0] == "助動詞" and tokens[k - 3].pos[0] == "動詞" \
+        and not _lemma_in(tokens[k - 3], lex.problem_verbs)
+
+
+def _can_now(tokens: Sequence[Token]) -> bool:
+    """The clause says "can do now" (聞き返せるようになった, 確認できるようになった)."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    return chain.habit and not chain.negations and (tokens[head].lemma in ("できる", "出来る")
+                                                    or _can_form(tokens[head]))
+
+
+def _without(tokens: Sequence[Token]) -> bool:
+    """A clause of manner in 〜ず / 〜ずに with no subject of its own (そのまま受け取らず、): how the
+    new ability is used, not a fault of its own."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in words)
+    return not said and bool(words) and (words[-1].lemma == "ず" or (
+        len(words) >= 2 and words[-2].lemma == "ず" and words[-1].surface == "に"))
 
 
 def _said_of_nominal(tokens: Sequence[Token]) -> bool:

@@ -238,8 +238,30 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
     if read_clauses(tokens[:split], negative) != "problem":
         return False
     main = "".join(t.surface for t in clause)
-    return read_clauses(clause, negative) != "problem" and not any(
+    reading = read_clauses(clause, negative)
+    fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
+    return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
+def _count(tokens: Sequence[Token]) -> float | None:
+    """The first number in ``tokens`` (10回以上 -> 10), None when there is none."""
+    for t in tokens:
+        if t.pos[1] == "数詞":
+            try:
+                return float(t.surface)
+            except ValueError:
+                return None
+    return None
+
+
+def _fewer_only(before: Sequence[Token], clause: Sequence[Token]) -> bool:
+    """前回は言いよどみが10回以上あったが、今回は2回だけだった: 〜だけ after a count smaller than
+    the former fault's, so "only" of fewer faults, not a limit."""
+    only = any(t.surface in ("だけ", "のみ") and i >= 2 and clause[i - 2].pos[1] == "数詞"
+               for i, t in enumerate(clause))
+    was, now = _count(before), _count(clause)
+    return only and was is not None and now is not None and now < was
 
 
 def _stands(text: str, word: str) -> bool:
