@@ -5,7 +5,6 @@ formats 1 and 2 judge exactly as before."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from sadame.judge.engine._loader import PACK_FORMAT3, table_schema
 from sadame.judge.engine._model import Puzzle
 from sadame.judge.engine._natural import _inside_longer
 from sadame.judge.game._messages import question_feedback
+from tests.judge._golden import golden_table
 
 PUZZLE: dict[str, Any] = {
     "id": "ice", "title": "溶けない氷", "statement": "グラスの氷の上にコインが乗っていた。なぜ？",
@@ -175,25 +175,15 @@ def test_a_relevance_question_is_answered_by_a_fact_that_names_its_details() -> 
     assert judge.ask("コインの厚みは関係ある？").verdict == MATTERS     # no fact names 厚み
 
 
-FORMAT3 = yaml.safe_load((Path(__file__).parent / "data" / "facts_format3.yaml").read_text("utf-8"))
-FORMAT3_CASES = FORMAT3.pop("cases")
+FORMAT3, FORMAT3_CASES = golden_table("facts_format3.yaml")
 
 
-@pytest.fixture(scope="module")
-def format3() -> PuzzlePack:
-    loaded = parse_table(FORMAT3)
-    assert isinstance(loaded, PuzzlePack)
-    return loaded
-
-
-@pytest.mark.parametrize(("puzzle", "question", "verdict"), [
-    (puzzle, question, verdict) for puzzle, rows in FORMAT3_CASES.items() for question, verdict in rows
-])
-def test_format3_golden_table(format3: PuzzlePack, puzzle: str, question: str, verdict: str) -> None:
+@pytest.mark.parametrize(("puzzle", "question", "verdict"), FORMAT3_CASES)
+def test_format3_golden_table(puzzle: str, question: str, verdict: str) -> None:
     """A detail contradicted by a fact is NO; a fact confirms only with the question's modality;
     kana fragments the story says aloud are no detail (tests/judge/data/facts_format3.yaml)."""
     assert verdict in ("YES", "NO", MATTERS, UNKNOWN)
-    assert Judge(format3.puzzle(puzzle)).ask(question).verdict == verdict, question
+    assert Judge(FORMAT3.puzzle(puzzle)).ask(question).verdict == verdict, question
 
 
 def test_a_negative_fact_naming_every_content_word_denies_a_one_phrase_question() -> None:

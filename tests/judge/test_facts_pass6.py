@@ -5,33 +5,20 @@ numbers). Golden table: tests/judge/data/facts_pass6.yaml."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
 
-from sadame.judge import Judge, PuzzlePack, parse_table
+from sadame.judge import Judge
 from sadame.judge.engine._facts import MATTERS
 from sadame.lang import analyze
 from sadame.lang._question import kansai_negation, question_polarity
+from tests.judge._golden import golden_table
 
-DATA = Path(__file__).parent / "data" / "facts_pass6.yaml"
-RAW = yaml.safe_load(DATA.read_text("utf-8"))
-CASES = RAW.pop("cases")
-
-
-@pytest.fixture(scope="module")
-def pack() -> PuzzlePack:
-    loaded = parse_table(RAW)
-    assert isinstance(loaded, PuzzlePack)
-    return loaded
+PACK, CASES = golden_table("facts_pass6.yaml")
 
 
-@pytest.mark.parametrize(("puzzle", "question", "expect"), [
-    (puzzle, question, expect) for puzzle, rows in CASES.items() for question, expect in rows
-])
-def test_pass6_golden_table(pack: PuzzlePack, puzzle: str, question: str, expect: str) -> None:
-    got = Judge(pack.puzzle(puzzle)).ask(question).verdict
+@pytest.mark.parametrize(("puzzle", "question", "expect"), CASES)
+def test_pass6_golden_table(puzzle: str, question: str, expect: str) -> None:
+    got = Judge(PACK.puzzle(puzzle)).ask(question).verdict
     if expect.startswith("not-"):
         assert got != expect.removeprefix("not-"), question
     else:
