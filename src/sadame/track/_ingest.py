@@ -34,6 +34,7 @@ from sadame.track._ruleset import (
     issue_id,
     issue_key,
     issue_tokens,
+    key_tokens,
     normalize_issue_text,
 )
 from sadame.track._transaction import ISSUE_COLUMNS, Transaction
@@ -269,9 +270,8 @@ def link(run: IngestRun, text: str, key: str, purpose: Purpose) -> tuple[str | N
     return resolve_merged(run.tx, result.issue_id), LinkTier.SEMANTIC, result.confidence
 
 
-def _link_one(run: IngestRun, position: int, ins: Insight, norm: str) -> Linked:
+def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) -> Linked:
     rs = run.ruleset
-    key = norm or issue_key(ins.text, rs)  # (what issue_key gives: the normalized text, else the lower-cased text)
     if ins.kind == "issue" and not norm:
         return Linked(position, ins, key, LinkTier.FILTERED, reason="empty")
     improvement = ins.kind == "improvement"
@@ -307,9 +307,10 @@ def link_findings(run: IngestRun, insights: Sequence[Insight]) -> list[Linked]:
         run.links = {r[0]: (r[1], r[2]) for r in tx.raw.rows(SELECT_KEYS, tx.scope_args, digests)}
     # one query for linked issues, previous session's issues and ids new keys would take
     tx.load(sorted({v[0] for v in run.links.values()} | {p[2] for p in run.previous} | set(digests)))
-    linked = [_link_one(run, pos, ins, norm) for pos, (ins, norm) in enumerate(zip(insights, norms, strict=True))]
+    linked = [_link_one(run, pos, ins, key, norm)
+              for pos, (ins, key, norm) in enumerate(zip(insights, keys, norms, strict=True))]
     for item, norm in zip(linked, norms, strict=True):
-        item.tokens = [t for t in norm.split("::") if t]  # = issue_tokens(text)
+        item.tokens = key_tokens(norm)
     return linked
 
 

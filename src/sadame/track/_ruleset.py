@@ -45,6 +45,7 @@ __all__ = [
     "issue_id",
     "issue_key",
     "issue_tokens",
+    "key_tokens",
     "load_ruleset",
     "normalize_issue_text",
     "parse_ruleset",
@@ -417,7 +418,12 @@ def issue_key(text: str, ruleset: Ruleset) -> str:
 
 def issue_tokens(text: str, ruleset: Ruleset) -> list[str]:
     """The seed's ``normalizeIssueKey(text).tokens``: the key split on ``::`` (empty parts dropped)."""
-    return [t for t in normalize_issue_text(text, ruleset).split("::") if t]
+    return key_tokens(normalize_issue_text(text, ruleset))
+
+
+def key_tokens(normalized: str) -> list[str]:
+    """:func:`issue_tokens` of a text already through :func:`normalize_issue_text`."""
+    return [t for t in normalized.split("::") if t]
 
 
 def issue_id(key: str) -> str:
