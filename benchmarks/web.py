@@ -17,9 +17,10 @@ question routes with 1, 4 and 16 clients, each over one keep-alive connection an
 with a new connection per request, in one run. Each cell lasts ``--seconds`` with every
 client busy throughout (its ``--requests`` pre-built requests cycled; only responses inside
 the window count). The load generator is ``wrk`` when it is installed (``--client auto``, the
-default; ``scripts/bootstrap.sh test`` installs it): one wrk thread and connection per client,
-each client's requests pre-built with its own session cookie, so the client takes as little of
-the two cores as it can. ``--client python`` uses the Python client instead, as cheap as it can be
+default; ``scripts/bootstrap.sh test`` installs it): one connection per client, each client's
+requests pre-built with its own session cookie, on no more wrk threads than cores
+(``--wrk-threads cores``; ``per-client`` runs one thread per client), so the client takes as little
+of the two cores as it can. ``--client python`` uses the Python client instead, as cheap as it can be
 in Python: raw sockets in one selectors loop, every request pre-built as bytes, each client with
 its own session cookie. Either way,
 its CPU share and the server's CPU per request are printed, and so are the load average
@@ -142,8 +143,10 @@ def _start_server(db_url: str, workers: int, upstream: bool = False) -> tuple[su
 Request = tuple[str, str, bytes]  # method, path, JSON body
 
 CLIENT = "raw sockets (one selectors loop in one client process, requests pre-built as bytes)"
-WRK_CLIENT = ("wrk (C, epoll; one thread and one connection per client, each client's requests pre-built "
-              "with its own session cookie, run as a child process)")
+WRK_CLIENT = ("wrk (C, epoll, run as a child process; one connection per client, each client's requests "
+              "pre-built with its own session cookie; {threads})")
+WRK_THREADS = {"cores": "min(clients, cores) threads, each cycling the requests of its clients in turn",
+               "per-client": "one thread per client"}
 
 
 class BenchError(SystemExit):
@@ -312,8 +315,9 @@ def _drive(url: str, make: Callable[[int], Request], count: int, clients: int, k
 
 
 _WRK_SCRIPT = """\
--- One wrk thread per client, one connection each: thread N sends client N's pre-built
--- requests (its own session cookie) in turn, as the Python client does.
+-- Thread N sends plan N in turn: its clients' pre-built requests (each client's with its own
+-- session cookie), interleaved; with one thread per client, plan N is client N's, as the
+-- Python client sends them.
 local plans = {%s}
 local count = 0
 function setup(thread)
@@ -343,21 +347,40 @@ def _wrk_seconds(value: str) -> float:
     return float(value)
 
 
+def wrk_thread_count(clients: int, threads: str) -> int:
+    """wrk's -t: one per client, or no more than the machine's cores ("cores", the default:
+    more threads than cores only add the client's context switches to the cores it shares
+    with the server)."""
+    return clients if threads == "per-client" else max(1, min(clients, os.cpu_count() or 1))
+
+
+def _thread_plans(plans: list[list[bytes]], threads: int) -> list[list[bytes]]:
+    """Client c's requests go to thread c % threads (wrk gives each thread clients/threads
+    connections), interleaved so that every client's requests are sent in turn."""
+    merged: list[list[bytes]] = []
+    for t in range(threads):
+        mine = plans[t::threads]
+        merged.append([plan[i] for i in range(max(len(p) for p in mine)) for plan in mine if i < len(plan)])
+    return merged
+
+
 def _drive_wrk(url: str, make: Callable[[int], Request], count: int, clients: int, keep_alive: bool,
-               seconds: float) -> dict[str, Any]:
-    """The same cell as :func:`_drive`, sent by ``wrk`` (C, epoll): one thread and one
-    connection per client, each with its own session cookie and pre-built requests."""
+               seconds: float, threads: str = "cores") -> dict[str, Any]:
+    """The same cell as :func:`_drive`, sent by ``wrk`` (C, epoll): one connection per client,
+    each client with its own session cookie and pre-built requests, on
+    :func:`wrk_thread_count` threads."""
     wrk = shutil.which("wrk")
     if wrk is None:
         raise SystemExit("--client wrk: wrk is not installed (apt-get install wrk)")
     port = int(url.rsplit(":", 1)[1])
+    count_threads = wrk_thread_count(clients, threads)
     plans = ["{" + ", ".join(_lua_bytes(r) for r in plan) + "}"
-             for plan in _plans(port, make, count, clients, keep_alive)]
+             for plan in _thread_plans(_plans(port, make, count, clients, keep_alive), count_threads)]
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(_WRK_SCRIPT % ", ".join(plans))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        done = subprocess.run([wrk, "-t", str(clients), "-c", str(clients), "-d", f"{max(1, round(seconds))}s",
+        done = subprocess.run([wrk, "-t", str(count_threads), "-c", str(clients), "-d", f"{max(1, round(seconds))}s",
                                "--latency", "-s", script.name, url], capture_output=True, text=True, check=True)
     finally:
         os.unlink(script.name)
@@ -432,10 +455,11 @@ def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _measure(process: subprocess.Popen[bytes], url: str, make: Callable[[int], Request], requests: int,
-             clients: int, keep_alive: bool, seconds: float | None = None, client: str = "python") -> dict[str, Any]:
+             clients: int, keep_alive: bool, seconds: float | None = None, client: str = "python",
+             threads: str = "cores") -> dict[str, Any]:
     """One cell's run on one server, with the server's CPU per request and the busiest worker's share."""
     total, before = _server_cpu(process.pid)
-    run = (_drive_wrk(url, make, requests, clients, keep_alive, seconds or 3.0) if client == "wrk"
+    run = (_drive_wrk(url, make, requests, clients, keep_alive, seconds or 3.0, threads) if client == "wrk"
            else _drive(url, make, requests, clients, keep_alive, seconds))
     after_total, after = _server_cpu(process.pid)
     used = [b - a for a, b in zip(before, after, strict=False)]
@@ -480,7 +504,8 @@ def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
         print(f"| {name} | {row['server_ms']:.2f} | {row['rps']:.0f} | {row['p50']:.1f} | {row['client_cpu']:.0%} |")
 
 
-def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, client: str = "python") -> None:
+def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, client: str = "python",
+            threads: str = "cores") -> None:
     """req/s, p50 and p99 per route for 1, 4, 16 clients, keep-alive and not, with 1 and 2 workers.
 
     All servers run at once (an idle one costs nothing) and every cell alternates between
@@ -501,7 +526,7 @@ def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, clie
                         for workers in runs:
                             process, url = servers[workers]
                             runs[workers].append(_measure(process, url, make, requests, clients, keep_alive,
-                                                          seconds, client))
+                                                          seconds, client, threads))
                     ratios[(name, keep_alive, clients)] = sorted(
                         two["rps"] / one["rps"] for one, two in zip(runs[1], runs[2], strict=True))
                     for workers, cell in runs.items():
@@ -510,16 +535,17 @@ def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, clie
         for process, _url in servers.values():
             process.terminate()
             process.wait(timeout=60)
-    _print_scaling(results, ratios, seconds, rounds, load_before, client)
+    _print_scaling(results, ratios, seconds, rounds, load_before, client, threads)
 
 
 def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
                    ratios: dict[tuple[str, bool, int], list[float]], seconds: float, rounds: int,
-                   load_before: str, client: str) -> None:
+                   load_before: str, client: str, threads: str = "cores") -> None:
     print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, default workers {default_workers()}, "
           f"Python {platform.python_version()}, median of {rounds} rounds of {seconds:g} s per cell, "
           f"load average {load_before} before, {_load()} after)\n")
-    print(f"Client: {WRK_CLIENT if client == 'wrk' else CLIENT}; its CPU is shown as a share of one core while the 2-worker cell ran. "
+    described = WRK_CLIENT.format(threads=WRK_THREADS[threads]) if client == "wrk" else CLIENT
+    print(f"Client: {described}; its CPU is shown as a share of one core while the 2-worker cell ran. "
           "Server CPU is user + system time of all its processes per request. No request failed "
           "(the run stops at the first failure).\n")
     print("| route | connection | clients | 1 worker req/s | 2 workers req/s | ratio | ratio per round | "
@@ -572,11 +598,14 @@ def main() -> None:
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto",
                         help="--scaling: the load generator (default auto: wrk when installed, else the "
                              "Python raw-socket client)")
+    parser.add_argument("--wrk-threads", choices=tuple(WRK_THREADS), default="cores",
+                        help="--scaling with wrk: its threads (default cores: min(clients, cores); "
+                             "per-client: one thread per client, as before 2026-12-02)")
     parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
         client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
-        scaling(args.db, args.requests, args.rounds, args.seconds, client)
+        scaling(args.db, args.requests, args.rounds, args.seconds, client, args.wrk_threads)
         return
     if args.cpu:
         cpu_per_request(args.db, args.requests, args.rounds)
