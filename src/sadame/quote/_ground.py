@@ -277,7 +277,7 @@ def _words(piece: str) -> set[str]:
     return set(_BIGRAM.findall(piece))
 
 
-def _contexts(norm: str, bounds: list[tuple[int, int]] | list[_Found]) -> list[frozenset[str]]:
+def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     """For each mention (normalized ``start, end`` first, in order): the words around it
     (see the module docstring), within its sentence and not past its neighbours. The
     sentence ends are found once; each side's words are one ``findall`` of the bigrams."""
