@@ -316,7 +316,7 @@ _TAIL_MAX = max(len(w) for w in _TAIL_WORDS)
 _LEFT_CHARS = "".join(
     sorted(set(_SP + _UNKNOWN_PREFIX + "/-.,0123456789" + _KNUM + "".join(ERAS) + "".join(KANJI_IDIOMS)))
 )
-_LEFT_RELEVANT = re.compile(f"[{re.escape(_LEFT_CHARS)}]")
+_LEFT_SET = frozenset(_LEFT_CHARS)
 _LEFT_SPAN = 3  # the parser looks at most 2 characters before an expression (after its spaces)
 
 
@@ -899,22 +899,38 @@ def scan_spans(text: str, include_unchanged: bool = False, *, memo: bool = True)
     every candidate (the tests compare the two on every golden case and random texts).
     """
     pattern = _START_ALL if include_unchanged else _START
+    search, extent = pattern.search, _EXTENT.match
     out: list[MatchTuple] = []
     seen: dict[tuple[str, str, str], tuple[tuple[MatchTuple, ...], int]] = {}
     n = len(text)
     pos = 0
     while True:
-        m = pattern.search(text, pos)
+        m = search(text, pos)
         if m is None:
             break
         start = m.start()
         era = text[start : start + 2]
         is_era = era in ERAS
-        key = _memo_key(text, start, start + 2 if is_era else start, n) if memo else None
+        key: tuple[str, str, str] | None = None
+        if memo:  # the context (see above); None when too long to be worth keeping
+            head = start + 2 if is_era else start
+            x = extent(text, head).end()  # type: ignore[union-attr]  # (matches the empty string)
+            j = start
+            while j and text[j - 1] in _SP:
+                j -= 1
+            if x - head < _MEMO_SPAN and start - j < _MEMO_SPAN:
+                left = text[j - _LEFT_SPAN if j > _LEFT_SPAN else 0 : start]
+                if _LEFT_SET.isdisjoint(left):
+                    left = ""
+                k = 0
+                while k < _TAIL_MAX and x + k < n and text[x : x + k + 1] in _TAIL_PREFIXES:
+                    k += 1
+                tail = text[x : x + k] if k or x == n or not text[x].isdigit() else text[x]
+                key = (left, text[start:x], tail)
         found = seen.get(key) if key is not None else None
         if found is not None:
             relative, rel_end = found
-            out.extend((a + start, b + start, r, k, v, u) for a, b, r, k, v, u in relative)
+            out.extend([(a + start, b + start, r, c, v, u) for a, b, r, c, v, u in relative])
             end = rel_end + start
         else:
             if is_era:
@@ -928,30 +944,9 @@ def scan_spans(text: str, include_unchanged: bool = False, *, memo: bool = True)
             ]
             out.extend(kept)
             if key is not None:
-                seen[key] = (tuple((a - start, b - start, r, k, v, u) for a, b, r, k, v, u in kept), end - start)
+                seen[key] = (tuple((a - start, b - start, r, c, v, u) for a, b, r, c, v, u in kept), end - start)
         pos = max(end, m.end() if is_era else start + 1)
     return out
-
-
-def _memo_key(text: str, start: int, head: int, n: int) -> tuple[str, str, str] | None:
-    """What the parser can read from the candidate at ``start`` (see :func:`scan_spans`), or
-    None when the expression or its left context is too long to be worth keeping."""
-    x = _EXTENT.match(text, head).end()  # type: ignore[union-attr]  # (matches the empty string)
-    if x - head >= _MEMO_SPAN:
-        return None
-    j = start
-    if j and text[j - 1] in _SP:
-        while j and text[j - 1] in _SP:
-            j -= 1
-        if start - j >= _MEMO_SPAN:
-            return None
-    lo = max(0, j - _LEFT_SPAN)
-    left = text[lo:start] if _LEFT_RELEVANT.search(text, lo, start) else ""
-    k = 0
-    while k < _TAIL_MAX and x + k < n and text[x : x + k + 1] in _TAIL_PREFIXES:
-        k += 1
-    tail = text[x : x + k] if k or x == n or not text[x].isdigit() else text[x]
-    return left, text[start:x], tail
 
 
 def apply_numeric(text: str) -> str:
