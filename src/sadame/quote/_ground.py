@@ -430,10 +430,21 @@ class NumberIndex:
         (built on first use: only a claim whose words agree with no same-value mention asks)."""
         said = self._said_index
         if said is None:
-            said = {}
+            groups: dict[tuple[str, frozenset[str]], set[str]] = {}  # mentions sharing their words
             for category, value, words in self._mentions:
+                group = groups.get((category, words))
+                if group is None:
+                    groups[(category, words)] = {value}
+                else:
+                    group.add(value)
+            said = {}
+            for (category, words), values in groups.items():
                 for word in words:
-                    said.setdefault((category, word), set()).add(value)
+                    known = said.get((category, word))
+                    if known is None:
+                        said[(category, word)] = set(values)
+                    else:
+                        known |= values
             self._said_index = said
         return said
 
@@ -478,10 +489,21 @@ class NumberIndex:
     def _word_index(self, value: str) -> dict[str, list[int]]:
         index = self._by_word.get(value)
         if index is None:
-            index = {}
+            groups: dict[frozenset[str], list[int]] = {}  # the mentions sharing their words
             for i, theirs in enumerate(self._words.get(value, ())):
+                group = groups.get(theirs)
+                if group is None:
+                    groups[theirs] = [i]
+                else:
+                    group.append(i)
+            index = {}
+            for theirs, indexes in groups.items():
                 for word in theirs or ("",):  # (a word is two characters: "" marks no words)
-                    index.setdefault(word, []).append(i)
+                    known = index.get(word)
+                    if known is None:
+                        index[word] = list(indexes)
+                    else:
+                        known.extend(indexes)
             self._by_word[value] = index  # whole, once built: safe to share across threads
         return index
 
