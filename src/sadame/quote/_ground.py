@@ -280,10 +280,12 @@ def _words(piece: str) -> set[str]:
 def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     """For each mention (normalized ``start, end`` first, in order): the words around it
     (see the module docstring), within its sentence and not past its neighbours. The
-    sentence ends are found once; each side's words are one ``findall`` of the bigrams."""
+    sentence ends are found once; each side's words are one ``findall`` of the bigrams, once
+    per distinct pair of pieces."""
     contexts: list[frozenset[str]] = []
     stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
     findall = _BIGRAM.findall
+    known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}  # words by the two pieces
     last = len(bounds) - 1
     for i, bound in enumerate(bounds):
         start, end = bound[0], bound[1]
@@ -295,9 +297,11 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
         k = bisect.bisect_left(stops, end, k)
         if k < len(stops) and stops[k] < hi:
             hi = stops[k]
-        before = findall(norm, lo, start) if start > lo else []
-        after = findall(norm, end, hi) if hi > end else []
-        contexts.append(frozenset(before + after) if before or after else _NO_WORDS)
+        key = (norm[lo:start], norm[end:hi] if hi > end else "")
+        words = known.get(key)
+        if words is None:
+            words = known[key] = frozenset(findall(key[0]) + findall(key[1]))
+        contexts.append(words)
     return contexts
 
 
