@@ -412,19 +412,18 @@ class NumberIndex:
         found, _kinds, contexts, self.truncated = _scan_found(self.source, self.prepared)
         self.prepared = None
         source, by_value, by_words, said = self.source, self.by_value, self._words, self._mentions
-        precisions: dict[str, tuple[str, ...]] = {}
+        # per value: the lists of its spellings (the value and the coarser dates it grounds)
+        lists: dict[str, tuple[tuple[list[Span], list[frozenset[str]]], ...]] = {}
         for (_s, _e, a, b, value, category), words in zip(found, contexts, strict=True):
             span = Span(a, b, source[a:b])
-            values = precisions.get(value)
-            if values is None:
-                values = precisions[value] = (value, *_precisions(value))
-            for v in values:
-                spans = by_value.get(v)
-                if spans is None:
-                    by_value[v], by_words[v] = [span], [words]
-                else:
-                    spans.append(span)
-                    by_words[v].append(words)
+            targets = lists.get(value)
+            if targets is None:
+                targets = lists[value] = tuple(
+                    (by_value.setdefault(v, []), by_words.setdefault(v, [])) for v in (value, *_precisions(value))
+                )
+            for spans, around in targets:
+                spans.append(span)
+                around.append(words)
             if words:
                 said.append((category, value, words))
 
