@@ -396,7 +396,7 @@ class NumberIndex:
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
     #: (category, value, words) of each mention, for _said (built on first use)
     _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
-    _said_index: dict[tuple[str, str], set[str]] | None = field(default=None, init=False, repr=False)
+    _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
     #: per value: word -> the indexes of its spans with that word around them ("": none), built
     #: when a claim first asks for the value
     _by_word: dict[str, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False)
@@ -427,28 +427,29 @@ class NumberIndex:
             if words:
                 said.append((category, value, words))
 
-    @property
-    def _said(self) -> dict[tuple[str, str], set[str]]:
-        """What the source says next to each word, by category: (category, word) -> values
-        (built on first use: only a claim whose words agree with no same-value mention asks)."""
-        said = self._said_index
+    def _said(self, category: str) -> dict[str, set[str]]:
+        """What the source says next to each word in ``category``: word -> values (built per
+        category on first use: only a claim whose words agree with no same-value mention asks)."""
+        said = self._said_index.get(category)
         if said is None:
-            groups: dict[tuple[str, frozenset[str]], set[str]] = {}  # mentions sharing their words
-            for category, value, words in self._mentions:
-                group = groups.get((category, words))
+            groups: dict[frozenset[str], set[str]] = {}  # mentions sharing their words
+            for theirs, value, words in self._mentions:
+                if theirs != category:
+                    continue
+                group = groups.get(words)
                 if group is None:
-                    groups[(category, words)] = {value}
+                    groups[words] = {value}
                 else:
                     group.add(value)
             said = {}
-            for (category, words), values in groups.items():
+            for words, values in groups.items():
                 for word in words:
-                    known = said.get((category, word))
+                    known = said.get(word)
                     if known is None:
-                        said[(category, word)] = set(values)
+                        said[word] = set(values)
                     else:
                         known |= values
-            self._said_index = said
+            self._said_index[category] = said  # whole, once built: safe to share across threads
         return said
 
     def ground(self, claim: object) -> ClaimResult:
@@ -515,8 +516,9 @@ class NumberIndex:
         claim's words (``2名増員`` against the claim ``保育士を3名増員``)."""
         if mention.category == "date":
             return False  # a document puts many dates by the same nouns (会議, 開催): decided by value
+        said = self._said(mention.category)
         for word in words:
-            for value in self._said.get((mention.category, word), ()):
+            for value in said.get(word, ()):
                 if mention.value != value and mention.value not in _precisions(value):
                     return True
         return False
