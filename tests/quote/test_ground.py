@@ -178,3 +178,13 @@ def test_index_answers_as_a_fresh_index_per_claim(source: str, claim: str) -> No
     for c in (claim, source, claim + source):
         if c.strip():
             assert shared.ground(c).to_dict() == NumberIndex(source).ground(c).to_dict()
+
+
+def test_by_value_lists_the_source_spans_of_each_value() -> None:
+    index = NumberIndex(SOURCE)
+    amounts = index.by_value["120000000円"]
+    assert [s.text for s in amounts] == ["１億２０００万円", "一億二千万円"]
+    assert all(SOURCE[s.start : s.end] == s.text for spans in index.by_value.values() for s in spans)
+    # a date is listed under its coarser precisions too
+    assert [s.text for s in index.by_value["2026-06-26"]] == [s.text for s in index.by_value["2026-06"]]
+    assert index.by_value["2026年"] == index.by_value["2026-06"]

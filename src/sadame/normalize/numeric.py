@@ -930,7 +930,11 @@ def scan_spans(text: str, include_unchanged: bool = False, *, memo: bool = True)
         found = seen.get(key) if key is not None else None
         if found is not None:
             relative, rel_end = found
-            out.extend([(a + start, b + start, r, c, v, u) for a, b, r, c, v, u in relative])
+            if len(relative) == 1:  # (the common case, without a comprehension)
+                a, b, r, c, v, u = relative[0]
+                out.append((a + start, b + start, r, c, v, u))
+            elif relative:
+                out.extend([(a + start, b + start, r, c, v, u) for a, b, r, c, v, u in relative])
             end = rel_end + start
         else:
             if is_era:

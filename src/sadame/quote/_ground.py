@@ -64,7 +64,6 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import re
 from collections.abc import Iterable
@@ -283,25 +282,42 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     sentence ends are found once; each side's words are one ``findall`` of the bigrams, once
     per distinct pair of pieces."""
     contexts: list[frozenset[str]] = []
+    size = len(norm)
     stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
+    stops.append(size)  # (a sentinel: no mention ends after the text)
     findall = _BIGRAM.findall
     known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}  # words by the two pieces
     last = len(bounds) - 1
+    window = CONTEXT_WINDOW
+    k = 0  # the first sentence end at or after the current mention's start (both are in order)
+    previous_end = 0
     for i, bound in enumerate(bounds):
         start, end = bound[0], bound[1]
-        lo = max(start - CONTEXT_WINDOW, bounds[i - 1][1] if i else 0)
-        hi = min(end + CONTEXT_WINDOW, bounds[i + 1][0] if i < last else len(norm))
-        k = bisect.bisect_left(stops, start)  # the sentence ends before the mention, and after it
+        lo = start - window
+        if lo < previous_end:
+            lo = previous_end
+        hi = end + window
+        if i < last:
+            following = bounds[i + 1][0]
+            if following < hi:
+                hi = following
+        elif size < hi:
+            hi = size
+        while stops[k] < start:
+            k += 1
         if k and stops[k - 1] >= lo:
             lo = stops[k - 1] + 1
-        k = bisect.bisect_left(stops, end, k)
-        if k < len(stops) and stops[k] < hi:
-            hi = stops[k]
+        after_end = k
+        while stops[after_end] < end:
+            after_end += 1
+        if stops[after_end] < hi:
+            hi = stops[after_end]
         key = (norm[lo:start], norm[end:hi] if hi > end else "")
         words = known.get(key)
         if words is None:
             words = known[key] = frozenset(findall(key[0]) + findall(key[1]))
         contexts.append(words)
+        previous_end = end
     return contexts
 
 
@@ -387,12 +403,13 @@ class NumberIndex:
 
     source: str
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
-    by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
+    #: the source spans ``(start, end)`` of each canonical value (:attr:`by_value` as Spans)
+    _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict, init=False, repr=False)
     truncated: bool = field(default=False, init=False)
     #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
     #: check, which continues from it); used while scanning, not kept
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
-    #: the words around each span of ``by_value`` (same order)
+    #: the words around each span of ``_spans`` (same order)
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
     #: (category, value, words) of each mention, for _said (built on first use)
     _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
@@ -411,11 +428,11 @@ class NumberIndex:
             )
         found, _kinds, contexts, self.truncated = _scan_found(self.source, self.prepared)
         self.prepared = None
-        source, by_value, by_words, said = self.source, self.by_value, self._words, self._mentions
+        by_value, by_words, said = self._spans, self._words, self._mentions
         # per value: the lists of its spellings (the value and the coarser dates it grounds)
-        lists: dict[str, tuple[tuple[list[Span], list[frozenset[str]]], ...]] = {}
+        lists: dict[str, tuple[tuple[list[tuple[int, int]], list[frozenset[str]]], ...]] = {}
         for (_s, _e, a, b, value, category), words in zip(found, contexts, strict=True):
-            span = Span(a, b, source[a:b])
+            span = (a, b)  # a Span only when reported
             targets = lists.get(value)
             if targets is None:
                 targets = lists[value] = tuple(
@@ -426,6 +443,13 @@ class NumberIndex:
                 around.append(words)
             if words:
                 said.append((category, value, words))
+
+    @property
+    def by_value(self) -> dict[str, list[Span]]:
+        """The source spans of each canonical value, in source order (each date also under
+        its coarser precisions)."""
+        source = self.source
+        return {value: [Span(a, b, source[a:b]) for a, b in spans] for value, spans in self._spans.items()}
 
     def _said(self, category: str) -> dict[str, set[str]]:
         """What the source says next to each word in ``category``: word -> values (built per
@@ -471,7 +495,7 @@ class NumberIndex:
         return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
     def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
-        every = self.by_value.get(mention.value, [])
+        every = self._spans.get(mention.value, [])
         if words:  # the mentions with no words of their own, or sharing one with the claim
             index = self._word_index(mention.value)
             agree = set(index.get("", ()))
@@ -479,16 +503,19 @@ class NumberIndex:
                 agree.update(index.get(word, ()))
         else:
             agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
+        source = self.source
         if every and not agree and self._says_otherwise(mention, words):
-            return GroundedNumber(mention, False, context_differs=True, elsewhere=tuple(every[:MAX_NUMBER_SPANS]))
+            elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+            return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
         # the mentions whose words agree first (the place a reader is shown), then the others
         first = sorted(agree)[:MAX_NUMBER_SPANS]
         rest = (span for i, span in enumerate(every) if i not in agree)
         spans = [every[i] for i in first]
         spans += itertools.islice(rest, MAX_NUMBER_SPANS - len(spans))
         return GroundedNumber(
-            mention, bool(every), tuple(spans), len(every), len(every) > MAX_NUMBER_SPANS
-        )
+            mention, bool(every), tuple(Span(a, b, source[a:b]) for a, b in spans), len(every),
+            len(every) > MAX_NUMBER_SPANS,
+        )  # fmt: skip
 
     def _word_index(self, value: str) -> dict[str, list[int]]:
         index = self._by_word.get(value)
