@@ -26,6 +26,7 @@ the simple code interleaved in each round and the garbage collector paused, so t
 
     .venv/bin/python benchmarks/simple_code.py            # ~1-2 minutes on an idle machine
     .venv/bin/python benchmarks/simple_code.py --full     # adds the 3.4 MB quote size
+    .venv/bin/python benchmarks/simple_code.py --only quote   # the quote rows alone
 """
 
 from __future__ import annotations
@@ -267,7 +268,9 @@ def hook_rows() -> list[Row]:
     return list(module.rows())
 
 
-def rows(repeat: int = 5, full: bool = False) -> list[Row]:
+def rows(repeat: int = 5, full: bool = False, only: str = "") -> list[Row]:
+    if only == "quote":  # the quote table alone: verify_quotes and check
+        return [*verify_rows(repeat, full), *check_rows(repeat)]
     return [*offsets_rows(repeat), *verify_rows(repeat, full), *check_rows(repeat), *judge_rows(repeat), *hook_rows()]
 
 
@@ -275,13 +278,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--full", action="store_true", help="also the 3.4 MB verify_quotes size")
+    parser.add_argument("--only", choices=["quote"], default="", help="only the quote rows (verify_quotes, check)")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.1f} at start; "
           f"CPU time, best of {args.repeat}, sadame and the simple code interleaved.\n")
     print("| item | sadame | simple code | ratio | target | verdict |")
     print("|---|---:|---:|---:|---|---|")
-    for row in rows(args.repeat, args.full):
+    for row in rows(args.repeat, args.full, args.only):
         print("| " + " | ".join(row) + " |", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
     return 0

@@ -22,6 +22,7 @@ from sadame.normalize.numeric import (
     NumericMatch,
     apply_numeric,
     scan_numeric,
+    scan_spans,
 )
 
 DATA = Path(__file__).parent / "data" / "numeric.json"
@@ -287,3 +288,44 @@ _NUMERAL_CHARS = list("0123456789〇零一二三四五六七八九十百千万�
 def test_text_without_numerals_is_untouched(text: str) -> None:
     assert scan_numeric(text) == []
     assert apply_numeric(text) == text
+
+
+# -- the memo: one parse per distinct context gives what parsing every candidate gives ----
+
+_MEMO_PIECES = [
+    *_PIECES,
+    *"‐–元個倍色岩総",
+    "人一倍",
+    "十人十色",
+    "一個人",
+    "年度",
+    "時間",
+    "か所",
+    "ドル",
+    "メートル",
+    "明治",
+    "大正",
+    "٣",  # an other-script digit: str.isdigit() but not a numeral
+    "\n",
+]
+# A few pieces repeated in varied orders: the same expression recurs in different contexts.
+_REPEATING_TEXT = st.lists(
+    st.lists(st.sampled_from(_MEMO_PIECES), min_size=1, max_size=8).map("".join), min_size=1, max_size=4
+).flatmap(lambda pool: st.lists(st.sampled_from(pool), min_size=2, max_size=30).map("".join))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_REPEATING_TEXT, _NUMERIC_TEXT))
+def test_memo_scan_equals_parsing_every_candidate(text: str) -> None:
+    for include in (False, True):
+        assert scan_spans(text, include) == scan_spans(text, include, memo=False)
+
+
+@pytest.mark.parametrize("separator", ["", "\n", "、", "x", " ", "1", "令和"])
+def test_memo_scan_on_the_golden_inputs_joined(separator: str) -> None:
+    text = separator.join(case["input"] for case in GOLDEN) * 2
+    for include in (False, True):
+        memo = scan_spans(text, include)
+        assert memo == scan_spans(text, include, memo=False)
+        assert [(m.start, m.end, m.replacement, m.kind, m.value, m.unit) for m in scan_numeric(
+            text, include_unchanged=include)] == memo

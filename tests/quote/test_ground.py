@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sadame.quote import ground_numbers
+from sadame.normalize import normalize_with_offsets
+from sadame.quote import _ground, ground_numbers
 from sadame.quote._ground import NumberIndex, ground_claims, numeric_mentions
 
 SOURCE = (
@@ -126,3 +129,62 @@ def test_dates_ground_at_the_precision_the_claim_states(claim: str) -> None:
 @pytest.mark.parametrize("claim", ["令和5年4月2日", "2023年5月", "2024年", "2023年4月1日"])
 def test_a_finer_or_different_date_is_not_grounded_by_a_coarser_one(claim: str) -> None:
     assert ground_numbers(claim, "施行は2023年4月。" if claim == "2023年4月1日" else CONTEXT_SOURCE).status == "ungrounded"
+
+
+# -- the index's words and units, against their definitions (the index computes them faster) --
+
+
+_PIECES = [*"0123456789一二三十百千万億年月日割%円名人分秒。！\n 、", "保育士", "増員", "売上", "会議", "¥", "$", "時間", "半", "の",
+           "令和", "ドル", "API", "カ所"]  # fmt: skip
+# Pieces repeated: the same words and numbers recur around different mentions.
+_TEXT = st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map("".join), min_size=1, max_size=5).flatmap(
+    lambda pool: st.lists(st.sampled_from(pool), max_size=30).map("".join)
+)
+
+
+def _defined_words(piece: str) -> set[str]:
+    """The bigrams of each run of two or more content characters (the module docstring)."""
+    runs = _ground.re.findall("[A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]{2,}", piece)
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+
+
+def _defined_contexts(norm: str, bounds: list[tuple[int, int]]) -> list[frozenset[str]]:
+    """Within CONTEXT_WINDOW on each side, inside the sentence, not past the neighbours."""
+    out = []
+    for i, (start, end) in enumerate(bounds):
+        lo = max(start - _ground.CONTEXT_WINDOW, bounds[i - 1][1] if i else 0)
+        hi = min(end + _ground.CONTEXT_WINDOW, bounds[i + 1][0] if i + 1 < len(bounds) else len(norm))
+        before = _ground.re.split("[。．！？!?\n]", norm[lo:start])[-1]
+        after = _ground.re.split("[。．！？!?\n]", norm[end:hi])[0] if hi > end else ""
+        out.append(frozenset(_defined_words(before) | _defined_words(after)))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_words_around_mentions_follow_the_definition(text: str) -> None:
+    normalized = normalize_with_offsets(text, flags=_ground.GROUNDING_FLAGS)
+    found, _kinds = _ground._mentions_of(normalized, len(normalized.text))
+    bounds = [(f[0], f[1]) for f in found]
+    assert _ground._contexts(normalized.text, found) == _defined_contexts(normalized.text, bounds)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, _TEXT)
+def test_index_answers_as_a_fresh_index_per_claim(source: str, claim: str) -> None:
+    # One index asked many claims (its word indexes built on first use, per value and per
+    # category) answers each as an index built for that claim alone.
+    shared = NumberIndex(source)
+    for c in (claim, source, claim + source):
+        if c.strip():
+            assert shared.ground(c).to_dict() == NumberIndex(source).ground(c).to_dict()
+
+
+def test_by_value_lists_the_source_spans_of_each_value() -> None:
+    index = NumberIndex(SOURCE)
+    amounts = index.by_value["120000000円"]
+    assert [s.text for s in amounts] == ["１億２０００万円", "一億二千万円"]
+    assert all(SOURCE[s.start : s.end] == s.text for spans in index.by_value.values() for s in spans)
+    # a date is listed under its coarser precisions too
+    assert [s.text for s in index.by_value["2026-06-26"]] == [s.text for s in index.by_value["2026-06"]]
+    assert index.by_value["2026年"] == index.by_value["2026-06"]

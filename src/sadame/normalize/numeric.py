@@ -177,9 +177,11 @@ from fractions import Fraction
 from typing import Literal, TypeAlias
 
 __all__ = [
+    "MatchTuple",
     "NumericMatch",
     "apply_numeric",
     "scan_numeric",
+    "scan_spans",
 ]
 
 NumericKind = Literal["number", "amount", "percent", "date"]
@@ -264,14 +266,17 @@ _ERA_HEAD = rf"(?:{_ERA_ALT})(?=[{_SP}]*+(?:元|[0-9.,{_KNUM}{_SP}]{{1,{_MAX_RUN
 # the search linear: a rejected run is never re-entered from its middle. Plain digit
 # runs and single kanji digits are candidates only when something that can change
 # them follows (a multiplier, a date/percent/range character, a counter).
+# Every candidate starts with a digit, a kanji numeral or an era name's first character: the
+# leading look-ahead says so, which lets the regex engine skip other characters at C speed.
+_FIRST = "(?=[0-9" + _KNUM + "".join(sorted({era[0] for era in ERAS})) + "])"
 _START = re.compile(
-    rf"(?<![0-9])(?:[0-9]++(?:[.,][0-9]++)++|[0-9]++(?=[{_KNUM}]|[{_SP}]*+[{_TRIGGERS}]))"
+    rf"{_FIRST}(?:(?<![0-9])(?:[0-9]++(?:[.,][0-9]++)++|[0-9]++(?=[{_KNUM}]|[{_SP}]*+[{_TRIGGERS}]))"
     rf"|(?<![{_KNUM}])(?:[{_KNUM}]{{2,}}+"
     rf"|[十百千万億兆](?=[{_SP}]*+[0-9{_KNUM}{_TRIGGERS}{re.escape(_UNIT_FIRST)}])"
     rf"|[{_KDIGITS}](?=[0-9]|[{_SP}]*+[{_TRIGGERS}{re.escape(_UNIT_FIRST)}]))"
-    rf"|{_ERA_HEAD}"
+    rf"|{_ERA_HEAD})"
 )
-_START_ALL = re.compile(rf"(?<![0-9])[0-9]|(?<![{_KNUM}])[{_KNUM}]|{_ERA_HEAD}")
+_START_ALL = re.compile(rf"{_FIRST}(?:(?<![0-9])[0-9]|(?<![{_KNUM}])[{_KNUM}]|{_ERA_HEAD})")
 _RUN = re.compile(rf"(?:[0-9]++(?:[.,][0-9]++)*+|[{_KDIGITS}]++|[{_SP}]*+[十百千万億兆][{_SP}]*+)++")
 _RUN_TOKEN = re.compile(rf"[0-9]+(?:[.,][0-9]+)*|[{_KNUM}]|[{_SP}]+")
 _THOUSANDS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
@@ -295,6 +300,24 @@ for _unit, _counts in sorted(
     key=lambda pair: -len(pair[0]),
 ):
     _UNITS_BY_FIRST[_unit[0]] = (*_UNITS_BY_FIRST.get(_unit[0], ()), (_unit, _counts))
+
+# -- one parse per distinct expression (see "Memo" in scan_numeric) -------------------------
+#: Characters the parser steps over inside one expression: numerals, spaces, separators,
+#: date, percent and era-year marks. It reads nothing else except the words below.
+_EXPR_CHARS = f"0-9{_KNUM}{_SP}" + re.escape(".,/" + _RANGE_SEPS) + "年月日割分厘%元"
+_MEMO_SPAN = 40  # an expression (or a left context) longer than this is parsed directly
+_EXTENT = re.compile(f"[{_EXPR_CHARS}]{{0,{_MEMO_SPAN}}}")
+#: Words the parser compares with the text at or after an expression's end (``startswith``).
+_TAIL_WORDS = (*COUNTERS, *ARABIC_UNITS, "パーセント", *KANJI_IDIOMS)
+_TAIL_PREFIXES = frozenset(w[i:j] for w in _TAIL_WORDS for i in range(len(w)) for j in range(i + 1, len(w) + 1))
+_TAIL_MAX = max(len(w) for w in _TAIL_WORDS)
+#: Characters whose presence just before an expression can change its parse (lookbehinds:
+#: 数何幾, separators, numerals, spaces, era names, idioms).
+_LEFT_CHARS = "".join(
+    sorted(set(_SP + _UNKNOWN_PREFIX + "/-.,0123456789" + _KNUM + "".join(ERAS) + "".join(KANJI_IDIOMS)))
+)
+_LEFT_SET = frozenset(_LEFT_CHARS)
+_LEFT_SPAN = 3  # the parser looks at most 2 characters before an expression (after its spaces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -856,21 +879,77 @@ def scan_numeric(text: str, *, include_unchanged: bool = False) -> list[NumericM
     """
     if not isinstance(text, str):
         raise TypeError(f"scan_numeric expects str, got {type(text).__name__}")
+    return [NumericMatch(*t) for t in scan_spans(text, include_unchanged)]
+
+
+#: One match as a tuple: ``(start, end, replacement, kind, value, unit)``.
+MatchTuple: TypeAlias = tuple[int, int, str, NumericKind, str, str]
+
+
+def scan_spans(text: str, include_unchanged: bool = False, *, memo: bool = True) -> list[MatchTuple]:
+    """:func:`scan_numeric` as ``(start, end, replacement, kind, value, unit)`` tuples.
+
+    Memo: an expression is parsed once per distinct *context* in a text and its matches
+    reused, shifted, wherever the same context recurs. The context is what the parser can
+    read from a candidate start: the expression itself (the run of :data:`_EXPR_CHARS`
+    from it, an era name first), the longest piece of a unit, ``パーセント`` or an idiom
+    after it (any other character there reads as "not a unit", like the end of the text,
+    except an other-script digit, which is kept), and the two characters before it (after
+    its spaces) when one of them could matter (:data:`_LEFT_CHARS`). ``memo=False`` parses
+    every candidate (the tests compare the two on every golden case and random texts).
+    """
     pattern = _START_ALL if include_unchanged else _START
-    out: list[NumericMatch] = []
+    search, extent = pattern.search, _EXTENT.match
+    out: list[MatchTuple] = []
+    seen: dict[tuple[str, str, str], tuple[tuple[MatchTuple, ...], int]] = {}
+    n = len(text)
     pos = 0
     while True:
-        m = pattern.search(text, pos)
+        m = search(text, pos)
         if m is None:
             break
         start = m.start()
         era = text[start : start + 2]
-        if era in ERAS:
-            matches, end = _era_at(text, start, era)
+        is_era = era in ERAS
+        key: tuple[str, str, str] | None = None
+        if memo:  # the context (see above); None when too long to be worth keeping
+            head = start + 2 if is_era else start
+            x = extent(text, head).end()  # type: ignore[union-attr]  # (matches the empty string)
+            j = start
+            while j and text[j - 1] in _SP:
+                j -= 1
+            if x - head < _MEMO_SPAN and start - j < _MEMO_SPAN:
+                left = text[j - _LEFT_SPAN if j > _LEFT_SPAN else 0 : start]
+                if _LEFT_SET.isdisjoint(left):
+                    left = ""
+                k = 0
+                while k < _TAIL_MAX and x + k < n and text[x : x + k + 1] in _TAIL_PREFIXES:
+                    k += 1
+                tail = text[x : x + k] if k or x == n or not text[x].isdigit() else text[x]
+                key = (left, text[start:x], tail)
+        found = seen.get(key) if key is not None else None
+        if found is not None:
+            relative, rel_end = found
+            if len(relative) == 1:  # (the common case, without a comprehension)
+                a, b, r, c, v, u = relative[0]
+                out.append((a + start, b + start, r, c, v, u))
+            elif relative:
+                out.extend([(a + start, b + start, r, c, v, u) for a, b, r, c, v, u in relative])
+            end = rel_end + start
         else:
-            matches, end = _at_number(text, start, include_unchanged)
-        out.extend(m for m in matches if include_unchanged or m.replacement != text[m.start : m.end])
-        pos = max(end, m.end() if era in ERAS else start + 1)
+            if is_era:
+                matches, end = _era_at(text, start, era)
+            else:
+                matches, end = _at_number(text, start, include_unchanged)
+            kept = [
+                (x.start, x.end, x.replacement, x.kind, x.value, x.unit)
+                for x in matches
+                if include_unchanged or x.replacement != text[x.start : x.end]
+            ]
+            out.extend(kept)
+            if key is not None:
+                seen[key] = (tuple((a - start, b - start, r, c, v, u) for a, b, r, c, v, u in kept), end - start)
+        pos = max(end, m.end() if is_era else start + 1)
     return out
 
 

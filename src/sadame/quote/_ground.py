@@ -73,7 +73,7 @@ from typing import Any, Literal, get_args
 
 from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize, normalize_with_offsets
 from sadame.normalize._core import NormalizedText
-from sadame.normalize.numeric import NumericKind, NumericMatch, scan_numeric
+from sadame.normalize.numeric import NumericKind, scan_spans
 from sadame.quote._verify import Span
 
 __all__ = [
@@ -118,7 +118,10 @@ _NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千
 #: Characters on each side of a number whose words are its context.
 CONTEXT_WINDOW = 12
 _SENTENCE_END = re.compile("[。．！？!?\n]")
-_CONTENT = re.compile("[A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]{2,}")
+_CONTENT_CHARS = "A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ"
+#: Every two consecutive content characters (kanji, katakana, Latin letters), overlapping.
+_BIGRAM = re.compile(f"(?=([{_CONTENT_CHARS}]{{2}}))")
+_NO_WORDS: frozenset[str] = frozenset()
 _DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
 
@@ -208,68 +211,120 @@ class ClaimResult:
         }
 
 
-def _value_of(match: NumericMatch) -> str:
-    value = getattr(match, "value", "")
-    return value if isinstance(value, str) and value else match.replacement
-
-
 def _fmt(value: Decimal) -> str:
     """Exact decimal spelling without trailing zeros (the inputs are finite decimals)."""
     text = format(value, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _with_units(norm: str, start: int, end: int, match: NumericMatch) -> tuple[int, int, str, str, str]:
-    """(start, end, kind, value, category) of a match after the unit rules of the module docstring."""
-    value, kind = _value_of(match), str(match.kind)
+_Units = tuple[int, int, str, str, str]  # start shift, end shift, kind, value, category
+
+
+def _with_units(value: str, kind: str, sign: str, then: str) -> _Units:
+    """(start shift, end shift, kind, value, category) of a match of canonical ``value`` and
+    scanner ``kind`` after the unit rules of the module docstring; ``sign`` is the character
+    before the match, ``then`` the one after it (the unit included)."""
     parsed = _VALUE.fullmatch(value)
     if kind in ("percent", "date") or parsed is None:
-        return start, end, kind, value, kind if kind in ("percent", "date") else "number"
+        return 0, 0, kind, value, kind if kind in ("percent", "date") else "number"
     unit = parsed[2]
     number = Decimal(parsed[1]) if len(parsed[1]) <= _MAX_DIGITS else Decimal(0)
-    if not unit and start > 0 and norm[start - 1] in _CURRENCY_SIGNS:
-        return start - 1, end, "amount", f"{parsed[1]}{_CURRENCY_SIGNS[norm[start - 1]]}", "money"
+    if not unit and sign in _CURRENCY_SIGNS:
+        return -1, 0, "amount", f"{parsed[1]}{_CURRENCY_SIGNS[sign]}", "money"
     if unit in _MONEY_UNITS:
-        return start, end, kind, f"{parsed[1]}{_MONEY_UNITS[unit]}", "money"
+        return 0, 0, kind, f"{parsed[1]}{_MONEY_UNITS[unit]}", "money"
     if unit in _COUNT_UNITS:
-        return start, end, kind, value, "count"
-    if unit in _SECONDS and not norm.startswith("の", end) and len(parsed[1]) <= _MAX_DIGITS:
-        if unit != "秒" and norm.startswith("半", end):
-            number, end = _EXACT.add(number, Decimal("0.5")), end + 1
-        return start, end, kind, f"{_fmt(_EXACT.multiply(number, Decimal(_SECONDS[unit])))}秒", "duration"
-    return start, end, kind, value, "quantity" if unit else "number"
+        return 0, 0, kind, value, "count"
+    if unit in _SECONDS and then != "の" and len(parsed[1]) <= _MAX_DIGITS:
+        more = 0
+        if unit != "秒" and then == "半":
+            number, more = _EXACT.add(number, Decimal("0.5")), 1
+        return 0, more, kind, f"{_fmt(_EXACT.multiply(number, Decimal(_SECONDS[unit])))}秒", "duration"
+    return 0, 0, kind, value, "quantity" if unit else "number"
 
 
-def _mention(text: str, normalized: NormalizedText, match: NumericMatch) -> tuple[int, int, NumberMention]:
-    """The mention of ``match`` and its normalized ``start, end`` (where its context is read)."""
-    end = match.end
-    unit = getattr(match, "unit", "")
-    if isinstance(unit, str) and unit and normalized.text.startswith(unit, end):
-        end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
-    start, end, kind, value, category = _with_units(normalized.text, match.start, end, match)
-    a, b = normalized.original_span(start, end)
-    return start, end, NumberMention(text[a:b], a, b, kind, value, category)
+_Found = tuple[int, int, int, int, str, str]  # normalized start, end; original start, end; value, category
+
+
+def _mentions_of(
+    normalized: NormalizedText, keep_before: int
+) -> tuple[list[_Found], list[str]]:
+    """Every mention of ``normalized`` ending by ``keep_before``: (normalized start, end,
+    original start, end, value, category), and each one's kind. The unit rules are applied
+    once per distinct (value, kind, neighbouring characters)."""
+    norm = normalized.text
+    starts, ends = normalized.starts, normalized.ends
+    rules: dict[tuple[str, str, str, str], _Units] = {}
+    found: list[_Found] = []
+    kinds: list[str] = []
+    for start, end, replacement, kind, value, unit in scan_spans(norm, True):
+        if not 0 <= start < end <= keep_before:
+            continue  # (a scanner bug must not crash grounding)
+        if unit and norm.startswith(unit, end):
+            end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
+        key = (value or replacement, kind, norm[start - 1] if start else "", norm[end : end + 1])
+        units = rules.get(key)
+        if units is None:
+            units = rules[key] = _with_units(*key)
+        a, b = start + units[0], end + units[1]
+        found.append((a, b, starts[a], ends[b - 1], units[3], units[4]))
+        kinds.append(units[2])
+    return found, kinds
 
 
 def _words(piece: str) -> set[str]:
-    return {run[i : i + 2] for run in _CONTENT.findall(piece) for i in range(len(run) - 1)}
+    return set(_BIGRAM.findall(piece))
 
 
-def _contexts(norm: str, bounds: list[tuple[int, int]]) -> list[frozenset[str]]:
-    """For each mention (normalized ``start, end``, in order): the words around it
-    (see the module docstring), within its sentence and not past its neighbours."""
+def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
+    """For each mention (normalized ``start, end`` first, in order): the words around it
+    (see the module docstring), within its sentence and not past its neighbours. The
+    sentence ends are found once; each side's words are one ``findall`` of the bigrams, once
+    per distinct pair of pieces."""
     contexts: list[frozenset[str]] = []
-    for i, (start, end) in enumerate(bounds):
-        lo = max(start - CONTEXT_WINDOW, bounds[i - 1][1] if i else 0)
-        hi = min(end + CONTEXT_WINDOW, bounds[i + 1][0] if i + 1 < len(bounds) else len(norm))
-        before = _SENTENCE_END.split(norm[lo:start])[-1]
-        after = _SENTENCE_END.split(norm[end:hi])[0] if hi > end else ""
-        contexts.append(frozenset(_words(before) | _words(after)))
+    size = len(norm)
+    stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
+    stops.append(size)  # (a sentinel: no mention ends after the text)
+    findall = _BIGRAM.findall
+    known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}  # words by the two pieces
+    last = len(bounds) - 1
+    window = CONTEXT_WINDOW
+    k = 0  # the first sentence end at or after the current mention's start (both are in order)
+    previous_end = 0
+    for i, bound in enumerate(bounds):
+        start, end = bound[0], bound[1]
+        lo = start - window
+        if lo < previous_end:
+            lo = previous_end
+        hi = end + window
+        if i < last:
+            following = bounds[i + 1][0]
+            if following < hi:
+                hi = following
+        elif size < hi:
+            hi = size
+        while stops[k] < start:
+            k += 1
+        if k and stops[k - 1] >= lo:
+            lo = stops[k - 1] + 1
+        after_end = k
+        while stops[after_end] < end:
+            after_end += 1
+        if stops[after_end] < hi:
+            hi = stops[after_end]
+        key = (norm[lo:start], norm[end:hi] if hi > end else "")
+        words = known.get(key)
+        if words is None:
+            words = known[key] = frozenset(findall(key[0]) + findall(key[1]))
+        contexts.append(words)
+        previous_end = end
     return contexts
 
 
 def _scan_limit(text: str) -> int:
     """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`."""
+    if len(_NUMERAL_RUN.findall(text)) <= MAX_MENTIONS:  # (the common case, counted at C speed)
+        return len(text)
     for count, run in enumerate(_NUMERAL_RUN.finditer(text), start=1):
         if count > MAX_MENTIONS:
             return run.start()
@@ -282,10 +337,11 @@ def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
     return mentions, truncated
 
 
-def _scan(
+def _scan_found(
     text: str, prepared: NormalizedText | None = None
-) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
-    """The mentions of ``text``, the words around each, and whether scanning stopped early.
+) -> tuple[list[_Found], list[str], list[frozenset[str]], bool]:
+    """The mentions of ``text`` (:func:`_mentions_of`, offsets in ``text``), their kinds,
+    the words around each, and whether scanning stopped early.
 
     ``prepared``: ``text`` already normalized with :data:`GROUNDING_FLAGS` (used when the
     whole text is scanned).
@@ -295,7 +351,7 @@ def _scan(
     if prepared is not None and (prepared.original is not text or prepared.flags != GROUNDING_FLAGS):
         prepared = None
     if _NUMERAL_RUN.search(prepared.text if prepared else normalize(text, flags=_NFKC_ONLY)) is None:
-        return [], [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
+        return [], [], [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
     limit = _scan_limit(text)
     truncated = limit < len(text)
     if prepared is not None and not truncated:
@@ -303,13 +359,20 @@ def _scan(
     else:
         normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
     keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
-    found = [
-        _mention(text, normalized, match)
-        for match in scan_numeric(normalized.text, include_unchanged=True)
-        if 0 <= match.start < match.end <= keep_before  # (a scanner bug must not crash grounding)
+    found, kinds = _mentions_of(normalized, keep_before)
+    return found, kinds, _contexts(normalized.text, found), truncated
+
+
+def _scan(
+    text: str, prepared: NormalizedText | None = None
+) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
+    """The mentions of ``text``, the words around each, and whether scanning stopped early."""
+    found, kinds, contexts, truncated = _scan_found(text, prepared)
+    mentions = [
+        NumberMention(text[a:b], a, b, kind, value, category)
+        for (_s, _e, a, b, value, category), kind in zip(found, kinds, strict=True)
     ]
-    contexts = _contexts(normalized.text, [(start, end) for start, end, _m in found])
-    return [m for _s, _e, m in found], contexts, truncated
+    return mentions, contexts, truncated
 
 
 def _precisions(value: str) -> tuple[str, ...]:
@@ -342,16 +405,17 @@ class NumberIndex:
 
     source: str
     kinds: frozenset[str] = field(default_factory=lambda: frozenset(NUMERIC_KINDS))
-    by_value: dict[str, list[Span]] = field(default_factory=dict, init=False)
+    #: the source spans ``(start, end)`` of each canonical value (:attr:`by_value` as Spans)
+    _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict, init=False, repr=False)
     truncated: bool = field(default=False, init=False)
     #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
     #: check, which continues from it); used while scanning, not kept
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
-    #: the words around each span of ``by_value`` (same order)
+    #: the words around each span of ``_spans`` (same order)
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
     #: (category, value, words) of each mention, for _said (built on first use)
     _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
-    _said_index: dict[tuple[str, str], set[str]] | None = field(default=None, init=False, repr=False)
+    _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
     #: per value: word -> the indexes of its spans with that word around them ("": none), built
     #: when a claim first asks for the value
     _by_word: dict[str, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False)
@@ -364,27 +428,54 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        mentions, contexts, self.truncated = _scan(self.source, self.prepared)
+        found, _kinds, contexts, self.truncated = _scan_found(self.source, self.prepared)
         self.prepared = None
-        for m, words in zip(mentions, contexts, strict=True):
-            span = Span(m.start, m.end, m.text)
-            for value in (m.value, *_precisions(m.value)):
-                self.by_value.setdefault(value, []).append(span)
-                self._words.setdefault(value, []).append(words)
+        by_value, by_words, said = self._spans, self._words, self._mentions
+        # per value: the lists of its spellings (the value and the coarser dates it grounds)
+        lists: dict[str, tuple[tuple[list[tuple[int, int]], list[frozenset[str]]], ...]] = {}
+        for (_s, _e, a, b, value, category), words in zip(found, contexts, strict=True):
+            span = (a, b)  # a Span only when reported
+            targets = lists.get(value)
+            if targets is None:
+                targets = lists[value] = tuple(
+                    (by_value.setdefault(v, []), by_words.setdefault(v, [])) for v in (value, *_precisions(value))
+                )
+            for spans, around in targets:
+                spans.append(span)
+                around.append(words)
             if words:
-                self._mentions.append((m.category, m.value, words))
+                said.append((category, value, words))
 
     @property
-    def _said(self) -> dict[tuple[str, str], set[str]]:
-        """What the source says next to each word, by category: (category, word) -> values
-        (built on first use: only a claim whose words agree with no same-value mention asks)."""
-        said = self._said_index
+    def by_value(self) -> dict[str, list[Span]]:
+        """The source spans of each canonical value, in source order (each date also under
+        its coarser precisions)."""
+        source = self.source
+        return {value: [Span(a, b, source[a:b]) for a, b in spans] for value, spans in self._spans.items()}
+
+    def _said(self, category: str) -> dict[str, set[str]]:
+        """What the source says next to each word in ``category``: word -> values (built per
+        category on first use: only a claim whose words agree with no same-value mention asks)."""
+        said = self._said_index.get(category)
         if said is None:
+            groups: dict[frozenset[str], set[str]] = {}  # mentions sharing their words
+            for theirs, value, words in self._mentions:
+                if theirs != category:
+                    continue
+                group = groups.get(words)
+                if group is None:
+                    groups[words] = {value}
+                else:
+                    group.add(value)
             said = {}
-            for category, value, words in self._mentions:
+            for words, values in groups.items():
                 for word in words:
-                    said.setdefault((category, word), set()).add(value)
-            self._said_index = said
+                    known = said.get(word)
+                    if known is None:
+                        said[word] = set(values)
+                    else:
+                        known |= values
+            self._said_index[category] = said  # whole, once built: safe to share across threads
         return said
 
     def ground(self, claim: object) -> ClaimResult:
@@ -406,7 +497,7 @@ class NumberIndex:
         return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
     def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
-        every = self.by_value.get(mention.value, [])
+        every = self._spans.get(mention.value, [])
         if words:  # the mentions with no words of their own, or sharing one with the claim
             index = self._word_index(mention.value)
             agree = set(index.get("", ()))
@@ -414,24 +505,38 @@ class NumberIndex:
                 agree.update(index.get(word, ()))
         else:
             agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
+        source = self.source
         if every and not agree and self._says_otherwise(mention, words):
-            return GroundedNumber(mention, False, context_differs=True, elsewhere=tuple(every[:MAX_NUMBER_SPANS]))
+            elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+            return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
         # the mentions whose words agree first (the place a reader is shown), then the others
         first = sorted(agree)[:MAX_NUMBER_SPANS]
         rest = (span for i, span in enumerate(every) if i not in agree)
         spans = [every[i] for i in first]
         spans += itertools.islice(rest, MAX_NUMBER_SPANS - len(spans))
         return GroundedNumber(
-            mention, bool(every), tuple(spans), len(every), len(every) > MAX_NUMBER_SPANS
-        )
+            mention, bool(every), tuple(Span(a, b, source[a:b]) for a, b in spans), len(every),
+            len(every) > MAX_NUMBER_SPANS,
+        )  # fmt: skip
 
     def _word_index(self, value: str) -> dict[str, list[int]]:
         index = self._by_word.get(value)
         if index is None:
-            index = {}
+            groups: dict[frozenset[str], list[int]] = {}  # the mentions sharing their words
             for i, theirs in enumerate(self._words.get(value, ())):
+                group = groups.get(theirs)
+                if group is None:
+                    groups[theirs] = [i]
+                else:
+                    group.append(i)
+            index = {}
+            for theirs, indexes in groups.items():
                 for word in theirs or ("",):  # (a word is two characters: "" marks no words)
-                    index.setdefault(word, []).append(i)
+                    known = index.get(word)
+                    if known is None:
+                        index[word] = list(indexes)
+                    else:
+                        known.extend(indexes)
             self._by_word[value] = index  # whole, once built: safe to share across threads
         return index
 
@@ -440,8 +545,9 @@ class NumberIndex:
         claim's words (``2名増員`` against the claim ``保育士を3名増員``)."""
         if mention.category == "date":
             return False  # a document puts many dates by the same nouns (会議, 開催): decided by value
+        said = self._said(mention.category)
         for word in words:
-            for value in self._said.get((mention.category, word), ()):
+            for value in said.get(word, ()):
                 if mention.value != value and mention.value not in _precisions(value):
                     return True
         return False

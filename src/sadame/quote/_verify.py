@@ -329,9 +329,10 @@ class QuoteVerifier:
         """The verdict on one quote (never raises for a bad quote: status ``invalid``)."""
         return self._verify(quote, eager=False)
 
-    def _verify(self, quote: object, eager: bool, not_raw: bool = False) -> QuoteResult:
+    def _verify(self, quote: object, eager: bool, not_raw: bool = False, raw_from: int = 0) -> QuoteResult:
         """:meth:`verify` (``eager``: the whole source's offsets when first needed;
-        ``not_raw``: the quote is known not to be a raw substring)."""
+        ``not_raw``: the quote is known not to be a raw substring; ``raw_from``: it is known
+        not to occur raw before there)."""
         if not isinstance(quote, str):
             return self._invalid(_describe(quote), f"quote is {type(quote).__name__}, not a string")
         if quote == "":
@@ -349,7 +350,7 @@ class QuoteVerifier:
         if len(parts) > MAX_PARTS:
             return self._invalid(quote, f"quote has {len(parts)} ellipsis parts (at most {MAX_PARTS})")
         search = _Search()
-        raw = [] if not_raw else self._raw_hits(quote, limit=self.max_spans + 1)
+        raw = [] if not_raw else self._raw_hits(quote, raw_from, limit=self.max_spans + 1)
         if raw:
             return self._found(quote, "exact", raw)
         if norm_quote is None:
@@ -386,24 +387,29 @@ class QuoteVerifier:
         eager = len(listed) * _WINDOW_CHARS > FULL_AFTER * len(self.source) and (
             len(self.source) < _SPARSE_FROM or not splits(resolve_flags(self.preset, None))
         )
-        not_raw = set() if eager else self._prefetch(listed)
-        return [self._verify(q, eager, isinstance(q, str) and q in not_raw) for q in listed]
+        first: dict[str, int] = {} if eager else self._prefetch(listed)
+        return [
+            self._verify(q, eager, first.get(q, 0) == -1, max(0, first.get(q, 0))) if isinstance(q, str)
+            else self._verify(q, eager)
+            for q in listed
+        ]
 
-    def _prefetch(self, quotes: list[object]) -> set[str]:
-        """The quotes that are not raw substrings of the source and would be looked up whole
-        (no ellipsis); on a source cut into blocks and not yet built, the blocks their lookups
-        read are normalized with offsets at once (:meth:`LazyOffsets.prefetch`)."""
-        not_raw = {
-            q for q in quotes
-            if isinstance(q, str) and q and _MARKER_CORE.search(q) is None and self.source.find(q) == -1
+    def _prefetch(self, quotes: list[object]) -> dict[str, int]:
+        """Where each quote looked up whole (no ellipsis) first occurs raw in the source (-1:
+        nowhere, so it is not a raw substring; its raw lookup then starts there); on a source
+        cut into blocks and not yet built, the blocks the lookups of those that are not raw
+        substrings read are normalized with offsets at once (:meth:`LazyOffsets.prefetch`)."""
+        first = {
+            q: self.source.find(q) for q in quotes if isinstance(q, str) and q and _MARKER_CORE.search(q) is None
         }
+        not_raw = {q for q, at in first.items() if at == -1}
         if not not_raw:
-            return not_raw
+            return first
         lazy = self.mapped
         if lazy.sparse():
             needles = [lazy.normalized(q) for q in not_raw]
             lazy.prefetch(sorted(n for n in needles if n))
-        return not_raw
+        return first
 
     # -- searching ----------------------------------------------------------------
 
