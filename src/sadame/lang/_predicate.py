@@ -71,6 +71,12 @@ _NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
 #: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
 _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
+#: Verbs of knowing or perceiving as an ability: 〜なくなった of them is a loss (分からなくなった).
+_KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえる", "気付く", "気づく", "理解", "把握", "思い出す"})
+#: Intransitive verbs Sudachi keeps whole (取れる: come off) that, with an object in を, can only be the
+#: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
+#: (トンネルを抜ける: a path).
+_OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
 #: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
 _NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
 #: Verbs of an amount changing: in 〜ている too they tell a change.
@@ -424,10 +430,24 @@ def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 
 def _excess_before(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
-    """〜すぎて before the head (長すぎて): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
+    """〜すぎて before the head (長すぎて), or 〜あまり (丁寧に説明しようとするあまり, 緊張のあまり: what
+    follows is what the excess led to): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
     なくなった, where the excess is part of the fault that is gone."""
-    return any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+    return any(((t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")) or _too_much(tokens, i))
                and not _fault_gone(tokens, i + 2, head, chain, lex) for i, t in enumerate(tokens[:-1]))
+
+
+def _too_much(tokens: Sequence[Token], i: int) -> bool:
+    """``tokens[i + 1]`` is the あまり of 「〜するあまり」 / 「〜のあまり」 (so much that), not the adverb
+    of あまり〜ない (ミスがあまり見られない): it follows a verb in its plain form or a noun + の."""
+    nxt = tokens[i + 1]
+    if nxt.lemma not in ("あまり", "余り") or i + 2 >= len(tokens):
+        return False
+    t = tokens[i]
+    verb = (t.pos[0] in ("動詞", "助動詞") and t.surface in (t.lemma, "た", "だ") and t.pos[1] != "非自立可能") or (
+        t.lemma in ("する", "為る") and t.surface == "する")
+    noun = t.surface == "の" and t.pos[0] == "助詞" and i >= 1 and tokens[i - 1].pos[0] == "名詞"
+    return (verb or noun) and tokens[i + 2].pos[0] in ("空白", "補助記号", "名詞", "代名詞", "接頭辞")
 
 
 def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
@@ -507,6 +527,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
     if t.lemma in ("取れる", "とれる") and not subject and (chain.came or chain.past) and tokens[head - 1].surface == "が":
         return 1, True  # 声のこもりが取れてきた, バランスが取れてきた: gone, or achieved
+    if t.lemma in _OBJECT_POTENTIAL and _object_of(tokens, head) and _can_form(t):
+        return 1, False  # 第一声を正しい高さで取れている, 薪を割れる: "can", not something coming off
     if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
         return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
@@ -515,6 +537,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        if default > 0 and not subject and t.lemma in ("減る", "減少") and _telling(tokens, head):
+            default = -1  # 確認が減り, 発言の回数が減った: less of telling, asking, answering
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
         return (subject if subject else -1 if t.lemma in _SHOWS else 0), True  # but what 目立つ shows is a fault
@@ -527,8 +551,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return subject, False
     quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
     able = _potential(t, quoted) or (chain.rareru and t.pos[0] == "動詞" and _object_of(tokens, head))
-    if able and not (head >= 1 and tokens[head - 1].surface == "が"):
-        return 1, False  # 主導権を握れている, 相手を崩せる: "can do"; 肘が引けている is not "can pull"
+    if able and (not (head >= 1 and tokens[head - 1].surface == "が") or subject > 0):
+        return 1, False  # 主導権を握れている, 相手を崩せる, 習慣が保てている: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
     if scalar is not None:
         return scalar, False
@@ -546,6 +570,26 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
     return 0, False
+
+
+#: Acts of telling, asking and answering (確認, 発言, 挨拶): a coach wants more of them, so fewer is a loss.
+_TELLING = frozenset({"確認", "挨拶", "発言", "質問", "返事", "返答", "応答", "報告", "連絡", "相談", "発声", "声出し",
+                      "声かけ", "声掛け", "呼びかけ", "呼び掛け", "相槌", "あいづち", "復唱", "共有", "会話", "対話",
+                      "発問", "問いかけ", "問い掛け", "説明", "会釈", "目配り", "アイコンタクト", "合図", "指差し"})
+
+
+def _telling(tokens: Sequence[Token], head: int) -> bool:
+    """The subject before the head (or what its count counts: 発言の回数) ends in an act of telling,
+    asking or answering (声出し確認, 発言の回数)."""
+    k = head - 1
+    while k >= 1 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    if k < 1:
+        return False
+    noun = tokens[k - 1]
+    if noun.surface.endswith(tuple(lexicon().count_nouns)) and k >= 3 and tokens[k - 2].surface == "の":
+        noun = tokens[k - 3]
+    return noun.pos[0] == "名詞" and _lemma_in(noun, _TELLING)
 
 
 def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
@@ -722,7 +766,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex)  # 弾けなくなった
+        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex) \
+            and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
@@ -749,6 +794,15 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
         return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _ability(token: Token) -> bool:
+    """A verb of knowing or perceiving (分かる, 見える) or a potential whatever Sudachi normalizes it
+    to (謡える -> 歌う): 〜なくなった of it is "can no longer", a loss."""
+    lemma = token.lemma
+    loose = len(lemma) >= 3 and lemma.endswith("る") and lemma[-2] in _E_ROW and lemma != token.normalized \
+        and token.normalized[-1:] in _U_ROW and token.normalized[-1:] != "る"
+    return lemma in _KNOW or token.normalized in _KNOW or loose
 
 
 def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
