@@ -77,6 +77,8 @@ _KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえ�
 #: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
 #: (トンネルを抜ける: a path).
 _OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
+#: Verbs of fading: of a fault they are progress (癖が弱まった), of anything else a loss (香りが薄れた).
+_FADE = frozenset({"薄れる", "薄まる", "弱まる"})
 #: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
 _NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
 #: Verbs of an amount changing: in 〜ている too they tell a change.
@@ -237,6 +239,9 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma == "そう" and t.pos[1] == "助動詞語幹":
         return True  # 苦しそうになった, なさそうに見える
+    if t.lemma == "よう" and t.pos[1] == "助動詞語幹" and j >= 1 and tokens[j - 1].lemma == "た" \
+            and j + 1 < len(tokens) and tokens[j + 1].lemma == "だ":
+        return True  # 分からなくなったようで: "it seems", the clause before is what is said
     verb_before = j >= 1 and tokens[j - 1].pos[0] in ("動詞", "助動詞")  # 言えるようになった, not 三連符のようになる
     if t.lemma == "よう" and ((chain.became and verb_before) or chain.evidential):
         chain.habit = not chain.evidential
@@ -537,6 +542,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
         if default > 0 and not subject and t.lemma in ("減る", "減少") and _telling(tokens, head):
             default = -1  # 確認が減り, 発言の回数が減った: less of telling, asking, answering
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
@@ -766,7 +772,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex) \
+        can = _can_form(tokens[head]) and not _lemma_in(tokens[head], lex.decrease_verbs)  # 息が切れなくなった
+        movement = verb and not can and not _success(tokens, head, lex) \
             and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
@@ -1089,6 +1096,9 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
         earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last in ("better", "praise"):  # 相手の読みに惑わされず、自陣の札を守れている: not acted on, no fault
+        earlier = [None if r == "problem" and _without(p) and _passive_end(p) else r
+                   for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _fault_subject(parts[-1], negative):  # 保ちが以前より長くなり、急ぐ癖は見られなくなった
         earlier = [None if r == "problem" and _neutral_scalar(p, negative) else r
                    for r, p in zip(earlier, parts, strict=False)]
@@ -1155,6 +1165,16 @@ def _without(tokens: Sequence[Token]) -> bool:
     said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in words)
     return not said and bool(words) and (words[-1].lemma == "ず" or (
         len(words) >= 2 and words[-2].lemma == "ず" and words[-1].surface == "に"))
+
+
+def _passive_end(tokens: Sequence[Token]) -> bool:
+    """The clause ends in a passive + ず (惑わされず, 流されずに): not being acted on, which in Japanese
+    is mostly not being troubled (the adverse passive), never a fault of the subject's own."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if words and words[-1].surface == "に":
+        words = words[:-1]
+    return len(words) >= 3 and words[-1].lemma == "ず" and words[-2].lemma in ("れる", "られる") \
+        and words[-2].pos[0] == "助動詞" and words[-3].pos[0] == "動詞"
 
 
 def _said_of_nominal(tokens: Sequence[Token]) -> bool:
