@@ -77,6 +77,8 @@ _KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえ�
 #: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
 #: (トンネルを抜ける: a path).
 _OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
+#: Verbs of coming near: 〜に近づく is as good as what it comes near.
+_APPROACH = frozenset({"近づく", "近付く", "迫る"})
 #: Verbs of fading: of a fault they are progress (癖が弱まった), of anything else a loss (香りが薄れた).
 _FADE = frozenset({"薄れる", "薄まる", "弱まる"})
 #: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
@@ -320,6 +322,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
+    elif tokens[head].lemma in _APPROACH and head >= 2 and tokens[head - 1].surface == "に":
+        particles = frozenset({"に"})  # 一方的な講義に近づいている: as good as what it comes near
     elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
         particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
@@ -527,6 +531,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return _ease_polarity(tokens, head, chain, subject, lex)
     if _lemma_in(t, lex.better_words):
         return 1, True
+    if t.lemma in _APPROACH and head >= 1 and tokens[head - 1].surface == "に":
+        return subject, True  # 理想の形に近づいてきた; 以前の癖に近づいている
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
     if t.lemma in _LEAVE and (subject < 0 or (relaxed and not subject)):
         return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
@@ -1096,6 +1102,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
         earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _now_so(parts[-1]):  # 間が詰まってきて、テンポよく聞こえるようになった
+        earlier = [None if r == "problem" and _came_to(p, negative) else r for r, p in zip(earlier, parts, strict=False)]
     if last in ("better", "praise"):  # 相手の読みに惑わされず、自陣の札を守れている: not acted on, no fault
         earlier = [None if r == "problem" and _without(p) and _passive_end(p) else r
                    for r, p in zip(earlier, parts, strict=False)]
@@ -1158,6 +1166,12 @@ def _can_now(tokens: Sequence[Token]) -> bool:
                                                     or _can_form(tokens[head]))
 
 
+def _now_so(tokens: Sequence[Token]) -> bool:
+    """The clause ends in 〜ようになった, not negated (聞こえるようになった, 笑えるようになった)."""
+    found = _head(tokens)
+    return found is not None and found[1].habit and not found[1].negations
+
+
 def _without(tokens: Sequence[Token]) -> bool:
     """A clause of manner in 〜ず / 〜ずに with no subject of its own (そのまま受け取らず、): how the
     new ability is used, not a fault of its own."""
@@ -1165,6 +1179,21 @@ def _without(tokens: Sequence[Token]) -> bool:
     said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in words)
     return not said and bool(words) and (words[-1].lemma == "ず" or (
         len(words) >= 2 and words[-2].lemma == "ず" and words[-1].surface == "に"))
+
+
+def _came_to(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A change in 〜てきて of a neutral subject, read as a problem only by its verb (間が詰まってきて,
+    with no 〜てしまう, まだ, 〜すぎる): what it led to (〜ようになった) says which way it went."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if len(words) < 4 or words[-1].surface != "て" or words[-2].lemma not in ("くる", "来る"):
+        return False
+    found = _head(words[:-1])
+    if found is None:
+        return False
+    head, chain = found
+    lex = lexicon()
+    return chain.came and not chain.negations and not chain.excess and _lemma_in(words[head], lex.problem_verbs) \
+        and _subject(words, head, lex, negative) == 0 and not any(t.lemma in _STILL | _FAULT_MARKS for t in words)
 
 
 def _passive_end(tokens: Sequence[Token]) -> bool:

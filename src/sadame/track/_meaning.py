@@ -185,6 +185,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
 #: Words that make what follows a residual: still a little, only sometimes, only there.
 _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少", "若干", "わずか", "僅か", "ちょっと", "だけ",
                        "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
+#: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
+_PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
@@ -219,7 +221,7 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     if split is None or split < 3:
         return False
     before, after = tokens[:split], tokens[split + 1 :]
-    progress = lexicon().better_words | lexicon().positive_nouns  # 改善はしたものの: progress, not a thing
+    progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
