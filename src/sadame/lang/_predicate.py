@@ -553,6 +553,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
             default = -1  # 確認が減り, 発言の回数が減った: less of telling, asking, answering
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
+        if not subject and _counted_noun(tokens, head, lex):  # リテイクの回数が増えた: counts are read like a
+            return -1, True  # problem's (count_nouns), so more of them is a fault, unless it is of telling
         return (subject if subject else -1 if t.lemma in _SHOWS else 0), True  # but what 目立つ shows is a fault
     if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
         grew = chain.came or (chain.past and not chain.progressive)
@@ -588,6 +590,18 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
 _TELLING = frozenset({"確認", "挨拶", "発言", "質問", "返事", "返答", "応答", "報告", "連絡", "相談", "発声", "声出し",
                       "声かけ", "声掛け", "呼びかけ", "呼び掛け", "相槌", "あいづち", "復唱", "共有", "会話", "対話",
                       "発問", "問いかけ", "問い掛け", "説明", "会釈", "目配り", "アイコンタクト", "合図", "指差し"})
+
+
+def _counted_noun(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The subject is a count of a noun (息継ぎの回数, リテイクの件数), not of a clause (確認する頻度)
+    nor of an act of telling (質問の数)."""
+    k = head - 1
+    while k >= 1 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    if k < 3 or not tokens[k - 1].surface.endswith(tuple(lex.count_nouns)) or tokens[k - 2].surface != "の":
+        return False
+    noun = tokens[k - 3]
+    return noun.pos[0] == "名詞" and not _telling(tokens, head)
 
 
 def _telling(tokens: Sequence[Token], head: int) -> bool:
@@ -765,7 +779,10 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
         polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
         change |= reading == "better"
-    if chain.habit:
+    looks = _looks(tokens, head, lex) if chain.habit else None
+    if looks is not None:  # 説明的に聞こえるようになった: as good as how it sounds; a seeming nothing
+        polarity, change = (looks or -1), True  # judges is no progress (the safe side: a problem)
+    elif chain.habit:
         polarity, change = (polarity if polarity else 1), True
     if chain.negations % 2 and polarity <= 0 and subject <= 0 and _none_at_all(tokens, head, lex):
         polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
@@ -816,6 +833,28 @@ def _ability(token: Token) -> bool:
     loose = len(lemma) >= 3 and lemma.endswith("る") and lemma[-2] in _E_ROW and lemma != token.normalized \
         and token.normalized[-1:] in _U_ROW and token.normalized[-1:] != "る"
     return lemma in _KNOW or token.normalized in _KNOW or loose
+
+
+def _looks(tokens: Sequence[Token], head: int, lex: Lexicon) -> int | None:
+    """The head is a verb of seeming (聞こえる, 見える, 感じられる) after how it seems (説明的に, 自然に,
+    幼く): the polarity of that word (0 when nothing judges it); None for any other head."""
+    if tokens[head].lemma not in _EVIDENTIAL or head < 2:
+        return None
+    before = tokens[head - 1]
+    if before.lemma == "だ" and before.surface == "に":
+        word = tokens[head - 2]
+    elif before.pos[0] == "形容詞" and before.surface.endswith("く"):
+        word = before
+    elif before.surface in ("て", "で") and before.pos[0] == "助詞" and tokens[head - 2].pos[0] == "動詞":
+        word = tokens[head - 2]  # 濁って聞こえる, 落ち着いて見える
+        if _lemma_in(word, lex.problem_verbs):
+            return -1
+    else:
+        return None
+    if _lemma_in(word, lex.positive_states):
+        return 1
+    bad = lex.negative_states | lex.negative_modifiers
+    return -1 if _lemma_in(word, bad) or _in_words(word, lex.problem_nouns) else 0
 
 
 def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:

@@ -187,6 +187,8 @@ _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少
                        "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
 #: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
 _PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
+#: Words of "every time": what follows them is no residual but a fault that stands.
+_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に"})
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
@@ -226,7 +228,8 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
-    residual = conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after)
+    always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     return named and residual and read_clauses(main_clause(before), negative) == "better"
 
 
