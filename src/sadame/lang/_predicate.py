@@ -51,7 +51,7 @@ _AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", 
 _HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
                           "呼べる", "至る"})
 _CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい",
-                              "つつ"})
+                              "つつ", "きり", "切り"})
 _SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
 _FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
 _EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
@@ -77,6 +77,8 @@ _KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえ�
 #: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
 #: (トンネルを抜ける: a path).
 _OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
+#: Adverbs of "even more" (さらに分かりやすくなった): a good former state, then more of it.
+_FURTHER = frozenset({"さらに", "更に", "一層", "いっそう", "より一層", "ますます", "一段と"})
 #: Verbs of coming near: 〜に近づく is as good as what it comes near.
 _APPROACH = frozenset({"近づく", "近付く", "迫る"})
 #: Verbs of fading: of a fault they are progress (癖が弱まった), of anything else a loss (香りが薄れた).
@@ -133,6 +135,8 @@ class _Chain:
     no_longer: bool = False
     #: 〜られる after the head (始められている): passive or "can"
     rareru: bool = False
+    #: 〜すぎず / 〜すぎない: "not too much", no excess
+    not_too: bool = False
 
 
 def _lemma_in(token: Token, words: frozenset[str]) -> bool:
@@ -227,6 +231,7 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma in ("すぎる", "過ぎる") and t.pos[0] == "動詞":
         chain.excess = True
+        chain.not_too |= chain.negations % 2 == 1  # 深くなりすぎず: the negation is after すぎる
         return True
     if t.lemma in ("ある", "有る") and j >= 1 and tokens[j - 1].surface == "つつ":
         chain.came = True  # 解消されつつある: under way
@@ -561,6 +566,9 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
     if _lemma_in(t, lex.event_verbs):
         return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
+    if t.lemma in ("残る", "残存") and not subject and not chain.negations and head >= 1 \
+            and tokens[head - 1].surface == "が":
+        return -1, False  # 生地の中に空気が残っている: what is left is what should have gone
     if _lemma_in(t, lex.existence_verbs) or (t.lemma == "見る" and chain.rareru):  # 見 + られる: 見られる
         return subject, False
     quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
@@ -573,7 +581,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
         return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns) \
-            or _compound(tokens, head) in lex.negative_states:  # 指示 + 待ち: Sudachi splits 指示待ち
+            or _compound(tokens, head) in lex.negative_states \
+            or (chain.became and _problem_stem(t, lex)):  # 指示 + 待ち: Sudachi splits 指示待ち; 頼りきりになり
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
@@ -771,6 +780,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if not chain.negations and _left_as_is(tokens, head, lex, negative):
         return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
+    if chain.not_too and not _excess_before(tokens, head, chain, lex):
+        return None  # 爪の当て方が深くなりすぎず、: "not too deep" judges nothing by itself
     if chain.excess or _excess_before(tokens, head, chain, lex):
         return "problem"
     subject = 0 if chain.habit and _kind_by_negation(tokens, head, lex) else _subject(tokens, head, lex, negative)
@@ -1118,8 +1129,18 @@ def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
                 return "better"
             if before in ("praise", "better") and now not in ("praise", "better"):
                 return "problem"
+            if before in ("praise", "better") and now == "better" and not _good_word(tokens[j + 1 :], lex):
+                return "problem"  # 以前は丁寧だった掃除が、最近は落ち葉を残したまま帰るようになった
             return None
     return None
+
+
+def _good_word(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """Some word of ``tokens`` is good in the lexicon, or a potential ("can"): a change said with it
+    can be progress even against a good former state."""
+    good = lex.positive_states | lex.positive_nouns | lex.better_words | _FURTHER
+    return any(_lemma_in(t, good) or _potential(t) or _can_form(t) or t.lemma in ("できる", "出来る", "やすい")
+               for t in tokens)
 
 
 def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
