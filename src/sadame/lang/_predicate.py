@@ -806,7 +806,9 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        can = _can_form(tokens[head]) and not _lemma_in(tokens[head], lex.decrease_verbs)  # 息が切れなくなった
+        can = _can_form(tokens[head]) and (not _lemma_in(tokens[head], lex.decrease_verbs)
+                                           or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
+        # 連係が取れなくなった is a loss: 取れる of a neutral subject is achieved (バランスが取れてきた)
         movement = verb and not can and not _success(tokens, head, lex) \
             and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
