@@ -40,7 +40,7 @@ FRESH = [
 ]
 #: What the ninth pass reads of each fresh set (improvements recognised, problems lost): a floor, so a
 #: later change that loses any of them fails here and must say so.
-FRESH_FLOOR = {"set1": (29, 0), "set2": (25, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1)}
+FRESH_FLOOR = {"set1": (29, 0), "set2": (25, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1), "set6": (24, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH_FLOOR))

@@ -995,8 +995,8 @@ def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -
 
 def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
     """An action became quicker (反応が速くなってきた), not a pace (話すテンポが早くなった)."""
-    if tokens[head].lemma not in _QUICK or not (chain.became or chain.came) or chain.negations:
-        return False
+    if tokens[head].lemma not in _QUICK or not (chain.came or (chain.became and chain.past)) or chain.negations:
+        return False  # 話になると急に説明が早くなる: a non-past なる tells what happens each time, no change
     k = head - 1
     while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
         k -= 1
