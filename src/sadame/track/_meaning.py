@@ -177,6 +177,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
     clause = main_clause(analyze(text[:2_000]))
     main = text[clause[0].begin:] if clause else text
+    if _kept_up(tokens, negative) and not any(w in text and _stands(text, w) for w in negative):
+        return "improvement"  # 引き続き、作業前にお客様へ所要時間を伝えている: a practice kept up
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
@@ -247,6 +249,25 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
     fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
+def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """引き続き (or 引き続いて) opening the finding, then one clause of the learner's own action on an
+    object (〜を / 〜に + a verb in 〜ている, nothing negated, no subject in が / は): a practice kept up.
+    引き続き is the coach's "keep it up"; a fault that goes on is told with 相変わらず / 依然 / まだ."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    if len(words) < 5 or words[0].surface not in ("引き続き", "引き続いて"):
+        return False
+    body = words[1:]
+    said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in body)
+    if said or any(negations_after(body, i) for i in range(len(body))):
+        return False
+    if any(t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "ながら") for t in body[:-2]):
+        return False
+    acts = any(t.surface in ("を", "に") and t.pos[0] == "助詞" for t in body)
+    progressive = len(body) >= 2 and body[-1].lemma in ("いる", "居る", "ます") and any(
+        t.surface in ("て", "で") and t.pos[0] == "助詞" for t in body[-3:])
+    return acts and progressive and read_clauses(list(body), negative) in (None, "praise", "better")
 
 
 def _count(tokens: Sequence[Token]) -> float | None:
