@@ -79,6 +79,8 @@ _KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえ�
 _OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
 #: Adverbs of "even more" (さらに分かりやすくなった): a good former state, then more of it.
 _FURTHER = frozenset({"さらに", "更に", "一層", "いっそう", "より一層", "ますます", "一段と"})
+#: Verbs of showing: their potential with a fault as object is pointing it out (誤りを示せる).
+_POINT_OUT = frozenset({"示す", "見せる", "指摘"})
 #: Verbs of coming near: 〜に近づく is as good as what it comes near.
 _APPROACH = frozenset({"近づく", "近付く", "迫る"})
 #: Verbs of fading: of a fault they are progress (癖が弱まった), of anything else a loss (香りが薄れた).
@@ -548,7 +550,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
         return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
-        return (1 if _potential(t) and not subject else subject), False  # 声を出せている: "can"
+        shown = _potential(t) and t.normalized in _POINT_OUT  # 誤りを具体的に示せる: can point it out
+        return (1 if _potential(t) and (not subject or shown) else subject), False  # 声を出せている: "can"
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
@@ -900,8 +903,9 @@ def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     事例が一つも出てこない are problems)."""
     t = tokens[head]
     there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
-    occasion = any((x.lemma in _OCCASIONS or (i >= 1 and _adnominal(tokens[i - 1])))  # 主張を裏づける事例が
-                   and n.surface in _SUBJECT_PARTICLES for i, (x, n) in enumerate(pairwise(tokens[:head])))
+    occasion = any((x.lemma in _OCCASIONS or _lemma_in(x, _TELLING) or (i >= 1 and _adnominal(tokens[i - 1])))
+                   and n.surface in _SUBJECT_PARTICLES  # 主張を裏づける事例が, 声かけが一度もなかった
+                   for i, (x, n) in enumerate(pairwise(tokens[:head])))
     return there and not occasion and any(
         x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
             tokens[i - 1].surface in _NOT_ONE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
