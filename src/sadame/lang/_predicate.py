@@ -557,7 +557,7 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
-        if default > 0 and not subject and t.lemma in ("減る", "減少") and _telling(tokens, head):
+        if default > 0 and not subject and t.lemma in ("減る", "減少") and _telling(tokens, head, lost=True):
             default = -1  # 確認が減り, 発言の回数が減った: less of telling, asking, answering
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
@@ -579,6 +579,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if able and (not (head >= 1 and tokens[head - 1].surface == "が") or subject > 0):
         return 1, False  # 主導権を握れている, 相手を崩せる, 習慣が保てている: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
+    if scalar is not None and not subject and t.lemma == "少ない" and _telling(tokens, head, lost=True):
+        return -1, False  # 声かけが以前より少なくなった: less of telling, a loss
     if scalar is not None:
         return scalar, False
     if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
@@ -616,9 +618,10 @@ def _counted_noun(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     return noun.pos[0] == "名詞" and not _telling(tokens, head)
 
 
-def _telling(tokens: Sequence[Token], head: int) -> bool:
+def _telling(tokens: Sequence[Token], head: int, lost: bool = False) -> bool:
     """The subject before the head (or what its count counts: 発言の回数) ends in an act of telling,
-    asking or answering (声出し確認, 発言の回数)."""
+    asking or answering (声出し確認, 発言の回数). With ``lost`` (fewer of it is a loss), not 質問: whose
+    questions they are is not said (質問が少なくなった may be the audience's, after a clearer talk)."""
     k = head - 1
     while k >= 1 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
         k -= 1
@@ -627,7 +630,7 @@ def _telling(tokens: Sequence[Token], head: int) -> bool:
     noun = tokens[k - 1]
     if noun.surface.endswith(tuple(lexicon().count_nouns)) and k >= 3 and tokens[k - 2].surface == "の":
         noun = tokens[k - 3]
-    return noun.pos[0] == "名詞" and _lemma_in(noun, _TELLING)
+    return noun.pos[0] == "名詞" and _lemma_in(noun, _TELLING) and not (lost and noun.lemma == "質問")
 
 
 def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
@@ -796,6 +799,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     looks = _looks(tokens, head, lex) if chain.habit else None
     if looks is not None:  # 説明的に聞こえるようになった: as good as how it sounds; a seeming nothing
         polarity, change = (looks or -1), True  # judges is no progress (the safe side: a problem)
+    elif chain.habit and not (chain.past or chain.came or chain.progressive) and _each_time(tokens):
+        return "problem" if polarity <= 0 else "praise"  # 混雑すると、顔を見ずに対応するようになる: each time
     elif chain.habit:
         polarity, change = (polarity if polarity else 1), True
     if chain.negations % 2 and polarity <= 0 and subject <= 0 and _none_at_all(tokens, head, lex):
@@ -849,6 +854,18 @@ def _ability(token: Token) -> bool:
     loose = len(lemma) >= 3 and lemma.endswith("る") and lemma[-2] in _E_ROW and lemma != token.normalized \
         and token.normalized[-1:] in _U_ROW and token.normalized[-1:] != "る"
     return lemma in _KNOW or token.normalized in _KNOW or loose
+
+
+def _nonpast_habit(tokens: Sequence[Token]) -> bool:
+    """The clause ends in a non-past 〜ようになる (not なった, なってきた, なっている)."""
+    found = _head(tokens)
+    return found is not None and found[1].habit and not (found[1].past or found[1].came or found[1].progressive)
+
+
+def _each_time(tokens: Sequence[Token]) -> bool:
+    """A conditional 〜と / 〜たら / 〜ば before a non-past 〜ようになる (混雑すると、…ようになる): what
+    happens each time it comes, not a change reported."""
+    return any(t.surface in ("と", "たら", "ば") and t.pos[1] == "接続助詞" for t in tokens)
 
 
 def _looks(tokens: Sequence[Token], head: int, lex: Lexicon) -> int | None:
@@ -1164,6 +1181,9 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last == "better" and _nonpast_habit(parts[-1]) and any(_each_time(p) for p in parts[:-1]) \
+            and not _good_word(parts[-1], lexicon()):
+        last = "problem"  # 混雑すると、お客様の顔を見ずに対応するようになる: what happens each time
     if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった

@@ -174,6 +174,9 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
     if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
+        before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
+        if before in ("praise", "better") and not is_praise(now, positive, negative):
+            return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
         return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
     clause = main_clause(analyze(text[:2_000]))
     main = text[clause[0].begin:] if clause else text
