@@ -40,7 +40,7 @@ FRESH = [
 ]
 #: What the ninth pass reads of each fresh set (improvements recognised, problems lost): a floor, so a
 #: later change that loses any of them fails here and must say so.
-FRESH_FLOOR = {"set1": (30, 0), "set2": (26, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1), "set6": (25, 0), "set7": (19, 0), "set8": (16, 0), "set9": (21, 0)}
+FRESH_FLOOR = {"set1": (30, 0), "set2": (26, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1), "set6": (25, 0), "set7": (19, 0), "set8": (16, 0), "set9": (21, 0), "final": (19, 1)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH_FLOOR))
