@@ -163,7 +163,6 @@ def change_of(text: str, bad: Sequence[str]) -> Change:
     return verdict
 
 
-@functools.lru_cache(maxsize=20_000)
 def _additive(tokens: Sequence[Token], i: int) -> bool:
     """The また at ``tokens[i]`` is no "again": 「また、」 opening a sentence adds a point (the issue
     normalizer leaves a space for its 、), and 又 joined to a noun is part of a word (又枝切り, 又聞き)."""
@@ -184,6 +183,7 @@ def _kanji_prefix(token: Token, nxt: Token) -> bool:
     return token.surface == "又" and nxt.pos[0] == "名詞" and nxt.begin == token.end
 
 
+@functools.lru_cache(maxsize=20_000)
 def has_return_cue(text: str) -> bool:
     """True when the finding says a problem came back (また / 再び / ぶり返す / 逆戻り ...)."""
     tokens = analyze(text[:2_000])
