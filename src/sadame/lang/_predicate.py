@@ -1081,7 +1081,8 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
         t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
-    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
+    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and (
+        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る"))  # ミスが大きく減った, 長く歌える
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
 
