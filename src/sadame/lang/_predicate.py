@@ -111,6 +111,8 @@ _SETTLE = frozenset({"変わる", "整う", "落ち着く", "揃う", "そろう
                      "深まる", "改善", "向上", "解消"})
 #: Directions: 後ろに, 内側へ make a movement of what follows, not a success.
 _DIRECTIONS = frozenset({"後ろ", "前", "上", "下", "横", "内側", "外側", "手前", "奥", "左", "右"})
+#: Two-way directions (左右に振れる, 上下に揺れる): what moves that way sways, it does not "can".
+_SWAYS = frozenset({"左右", "上下", "前後"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
 _NOT_STEMS = frozenset({"戻り"})
 #: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
@@ -814,8 +816,10 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        can = _can_form(tokens[head]) and (not _lemma_in(tokens[head], lex.decrease_verbs)
-                                           or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
+        directed = any(x.surface in _DIRECTIONS | _SWAYS and n.surface in ("に", "へ")
+                       for x, n in pairwise(tokens[:head]))  # 艇が左右に振れなくなった: a movement
+        can = _can_form(tokens[head]) and not directed and (not _lemma_in(tokens[head], lex.decrease_verbs)
+                                                            or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
         # 連係が取れなくなった is a loss: 取れる of a neutral subject is achieved (バランスが取れてきた)
         movement = verb and not can and not _success(tokens, head, lex) \
             and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
