@@ -163,12 +163,32 @@ def change_of(text: str, bad: Sequence[str]) -> Change:
     return verdict
 
 
+def _additive(tokens: Sequence[Token], i: int) -> bool:
+    """The また at ``tokens[i]`` is no "again": 「また、」 opening a sentence adds a point (the issue
+    normalizer leaves a space for its 、), and 又 joined to a noun is part of a word (又枝切り, 又聞き)."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if nxt is None:
+        return False
+    if nxt.pos[0] == "補助記号":
+        return True
+    opens = i == 0 or tokens[i - 1].surface in ("。", "．") or (
+        tokens[i - 1].pos[0] == "空白" and i >= 2 and tokens[i - 2].pos[0] in ("助動詞", "動詞", "形容詞"))
+    if nxt.pos[0] == "空白" and opens:
+        return True
+    return _kanji_prefix(tokens[i], nxt)
+
+
+def _kanji_prefix(token: Token, nxt: Token) -> bool:
+    """又 written in kanji straight before a noun (又枝切り): a word's first part."""
+    return token.surface == "又" and nxt.pos[0] == "名詞" and nxt.begin == token.end
+
+
 @functools.lru_cache(maxsize=20_000)
 def has_return_cue(text: str) -> bool:
     """True when the finding says a problem came back (また / 再び / ぶり返す / 逆戻り ...)."""
     tokens = analyze(text[:2_000])
     for i, t in enumerate(tokens):
-        if t.lemma in ("また", "又") and not (i + 1 < len(tokens) and tokens[i + 1].pos[0] == "補助記号"):
+        if t.lemma in ("また", "又") and not _additive(tokens, i):
             return True
         if t.lemma in _RETURN_LEMMAS and (t.lemma != "戻る" or any(x.lemma in ("くる", "来る", "しまう")
                                                                    for x in tokens[i + 1 : i + 4])):

@@ -51,7 +51,7 @@ _AUX_AFTER_TE = frozenset({"いる", "居る", "くる", "来る", "しまう", 
 _HEDGE_VERBS = frozenset({"言う", "いう", "言える", "いえる", "いく", "行く", "見える", "思う", "思える", "呼ぶ",
                           "呼べる", "至る"})
 _CHAIN_PARTICLES = frozenset({"て", "で", "は", "も", "まで", "と", "に", "じゃ", "では", "ほど", "くらい", "ぐらい",
-                              "つつ"})
+                              "つつ", "きり", "切り"})
 _SUBJECT_PARTICLES = frozenset({"が", "は", "も"})
 _FINAL_SKIP = frozenset({"終助詞", "補助記号", "空白"})
 _EVIDENTIAL = frozenset({"見える", "思える", "感じる", "感じられる", "聞こえる", "映る"})
@@ -71,6 +71,20 @@ _NEGATING_PREFIXES = frozenset({"不", "非", "無", "未"})
 #: Verbs of perceiving or handling: 〜にくくなった of them is harder to read, see, use.
 _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "聞き取る", "扱う", "使う", "書く", "話す", "言う",
                        "理解", "見える", "聞こえる", "覚える", "気付く", "気づく"})
+#: Verbs of knowing or perceiving as an ability: 〜なくなった of them is a loss (分からなくなった).
+_KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえる", "気付く", "気づく", "理解", "把握", "思い出す"})
+#: Intransitive verbs Sudachi keeps whole (取れる: come off) that, with an object in を, can only be the
+#: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
+#: (トンネルを抜ける: a path).
+_OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
+#: Adverbs of "even more" (さらに分かりやすくなった): a good former state, then more of it.
+_FURTHER = frozenset({"さらに", "更に", "一層", "いっそう", "より一層", "ますます", "一段と"})
+#: Verbs of showing: their potential with a fault as object is pointing it out (誤りを示せる).
+_POINT_OUT = frozenset({"示す", "見せる", "指摘"})
+#: Verbs of coming near: 〜に近づく is as good as what it comes near.
+_APPROACH = frozenset({"近づく", "近付く", "迫る"})
+#: Verbs of fading: of a fault they are progress (癖が弱まった), of anything else a loss (香りが薄れた).
+_FADE = frozenset({"薄れる", "薄まる", "弱まる"})
 #: Counts of one: 一つも / 一度も … ない is "not even one" (何も出てこなかった is not).
 _NOT_ONE = frozenset({"一つ", "ひとつ", "一度", "一回", "一件", "一箇所", "一か所", "一本", "一切"})
 #: Verbs of an amount changing: in 〜ている too they tell a change.
@@ -97,6 +111,8 @@ _SETTLE = frozenset({"変わる", "整う", "落ち着く", "揃う", "そろう
                      "深まる", "改善", "向上", "解消"})
 #: Directions: 後ろに, 内側へ make a movement of what follows, not a success.
 _DIRECTIONS = frozenset({"後ろ", "前", "上", "下", "横", "内側", "外側", "手前", "奥", "左", "右"})
+#: Two-way directions (左右に振れる, 上下に揺れる): what moves that way sways, it does not "can".
+_SWAYS = frozenset({"左右", "上下", "前後"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
 _NOT_STEMS = frozenset({"戻り"})
 #: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
@@ -123,6 +139,8 @@ class _Chain:
     no_longer: bool = False
     #: 〜られる after the head (始められている): passive or "can"
     rareru: bool = False
+    #: 〜すぎず / 〜すぎない: "not too much", no excess
+    not_too: bool = False
 
 
 def _lemma_in(token: Token, words: frozenset[str]) -> bool:
@@ -217,6 +235,7 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma in ("すぎる", "過ぎる") and t.pos[0] == "動詞":
         chain.excess = True
+        chain.not_too |= chain.negations % 2 == 1  # 深くなりすぎず: the negation is after すぎる
         return True
     if t.lemma in ("ある", "有る") and j >= 1 and tokens[j - 1].surface == "つつ":
         chain.came = True  # 解消されつつある: under way
@@ -231,6 +250,9 @@ def _peel_verb(tokens: Sequence[Token], j: int, chain: _Chain) -> bool:
         return True
     if t.lemma == "そう" and t.pos[1] == "助動詞語幹":
         return True  # 苦しそうになった, なさそうに見える
+    if t.lemma == "よう" and t.pos[1] == "助動詞語幹" and j >= 1 and tokens[j - 1].lemma == "た" \
+            and j + 1 < len(tokens) and tokens[j + 1].lemma == "だ":
+        return True  # 分からなくなったようで: "it seems", the clause before is what is said
     verb_before = j >= 1 and tokens[j - 1].pos[0] in ("動詞", "助動詞")  # 言えるようになった, not 三連符のようになる
     if t.lemma == "よう" and ((chain.became and verb_before) or chain.evidential):
         chain.habit = not chain.evidential
@@ -309,6 +331,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
+    elif tokens[head].lemma in _APPROACH and head >= 2 and tokens[head - 1].surface == "に":
+        particles = frozenset({"に"})  # 一方的な講義に近づいている: as good as what it comes near
     elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
         particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
@@ -424,10 +448,24 @@ def _success(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 
 def _excess_before(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -> bool:
-    """〜すぎて before the head (長すぎて): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
+    """〜すぎて before the head (長すぎて), or 〜あまり (丁寧に説明しようとするあまり, 緊張のあまり: what
+    follows is what the excess led to): not 押しすぎることがなくなった, nor 付けすぎて滑ることが
     なくなった, where the excess is part of the fault that is gone."""
-    return any(t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")
+    return any(((t.lemma in ("すぎる", "過ぎる") and tokens[i + 1].surface in ("て", "で")) or _too_much(tokens, i))
                and not _fault_gone(tokens, i + 2, head, chain, lex) for i, t in enumerate(tokens[:-1]))
+
+
+def _too_much(tokens: Sequence[Token], i: int) -> bool:
+    """``tokens[i + 1]`` is the あまり of 「〜するあまり」 / 「〜のあまり」 (so much that), not the adverb
+    of あまり〜ない (ミスがあまり見られない): it follows a verb in its plain form or a noun + の."""
+    nxt = tokens[i + 1]
+    if nxt.lemma not in ("あまり", "余り") or i + 2 >= len(tokens):
+        return False
+    t = tokens[i]
+    verb = (t.pos[0] in ("動詞", "助動詞") and t.surface in (t.lemma, "た", "だ") and t.pos[1] != "非自立可能") or (
+        t.lemma in ("する", "為る") and t.surface == "する")
+    noun = t.surface == "の" and t.pos[0] == "助詞" and i >= 1 and tokens[i - 1].pos[0] == "名詞"
+    return (verb or noun) and tokens[i + 2].pos[0] in ("空白", "補助記号", "名詞", "代名詞", "接頭辞")
 
 
 def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
@@ -502,40 +540,56 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return _ease_polarity(tokens, head, chain, subject, lex)
     if _lemma_in(t, lex.better_words):
         return 1, True
+    if t.lemma in _APPROACH and head >= 1 and tokens[head - 1].surface == "に":
+        return subject, True  # 理想の形に近づいてきた; 以前の癖に近づいている
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
     if t.lemma in _LEAVE and (subject < 0 or (relaxed and not subject)):
         return 1, True  # 訳す癖が抜けてきている: a problem leaving is a decrease; 肩の力が抜けた: relaxed
     if t.lemma in ("取れる", "とれる") and not subject and (chain.came or chain.past) and tokens[head - 1].surface == "が":
         return 1, True  # 声のこもりが取れてきた, バランスが取れてきた: gone, or achieved
+    if t.lemma in _OBJECT_POTENTIAL and _object_of(tokens, head) and _can_form(t):
+        return 1, False  # 第一声を正しい高さで取れている, 薪を割れる: "can", not something coming off
     if t.lemma in ("する", "為る") and head >= 1 and tokens[head - 1].surface in ("を", "は", "も"):
         return subject, False  # ミスをする: as good or bad as what is done
     if _lemma_in(t, lex.cause_verbs):
-        return (1 if _potential(t) and not subject else subject), False  # 声を出せている: "can"
+        shown = _potential(t) and t.normalized in _POINT_OUT  # 誤りを具体的に示せる: can point it out
+        return (1 if _potential(t) and (not subject or shown) else subject), False  # 声を出せている: "can"
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
+        default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
+        if default > 0 and not subject and t.lemma in ("減る", "減少") and _telling(tokens, head, lost=True):
+            default = -1  # 確認が減り, 発言の回数が減った: less of telling, asking, answering
         return (-subject if subject else default), True  # 肘が下がる, 球速が落ちた: a fault
     if _lemma_in(t, lex.increase_verbs):  # of a neutral subject the change decides (see _unmarked_change),
+        if not subject and _counted_noun(tokens, head, lex):  # リテイクの回数が増えた: counts are read like a
+            return -1, True  # problem's (count_nouns), so more of them is a fault, unless it is of telling
         return (subject if subject else -1 if t.lemma in _SHOWS else 0), True  # but what 目立つ shows is a fault
     if _lemma_in(t, lex.growth_verbs):  # 可動域が広がってきた; 語尾が伸びている is a state, not a growth
         grew = chain.came or (chain.past and not chain.progressive)
         return (subject if subject else 1 if grew and t.lemma != "上がる" else 0), True
     if _lemma_in(t, lex.event_verbs):
         return (subject if subject else -1), False  # 転倒は起きていない: what happens is a mishap
+    if t.lemma in ("残る", "残存") and not subject and not chain.negations and head >= 1 \
+            and tokens[head - 1].surface == "が":
+        return -1, False  # 生地の中に空気が残っている: what is left is what should have gone
     if _lemma_in(t, lex.existence_verbs) or (t.lemma == "見る" and chain.rareru):  # 見 + られる: 見られる
         return subject, False
     quoted = head >= 1 and tokens[head - 1].surface in ("と", "とは", "は", "も")
     able = _potential(t, quoted) or (chain.rareru and t.pos[0] == "動詞" and _object_of(tokens, head))
-    if able and not (head >= 1 and tokens[head - 1].surface == "が"):
-        return 1, False  # 主導権を握れている, 相手を崩せる: "can do"; 肘が引けている is not "can pull"
+    if able and (not (head >= 1 and tokens[head - 1].surface == "が") or subject > 0):
+        return 1, False  # 主導権を握れている, 相手を崩せる, 習慣が保てている: "can do"; 肘が引けている is not "can pull"
     scalar = _scalar(t, subject, lex)
+    if scalar is not None and not subject and t.lemma == "少ない" and _telling(tokens, head, lost=True):
+        return -1, False  # 声かけが以前より少なくなった: less of telling, a loss
     if scalar is not None:
         return scalar, False
     if chain.habit and _lemma_in(t, lex.problem_verbs) and _can_form(t) and _object_of(tokens, head):
         return 1, False  # 空気を抜けるようになった: can remove it, not 抜ける (something slips)
     if _lemma_in(t, lex.problem_verbs) or _lemma_in(t, lex.negative_states) or _in_words(t, lex.problem_nouns) \
-            or _compound(tokens, head) in lex.negative_states:  # 指示 + 待ち: Sudachi splits 指示待ち
+            or _compound(tokens, head) in lex.negative_states \
+            or (chain.became and _problem_stem(t, lex)):  # 指示 + 待ち: Sudachi splits 指示待ち; 頼りきりになり
         return -1, False
     if t.lemma in ("できる", "出来る") and head >= 1 and tokens[head - 1].surface == "が":
         if head >= 2 and tokens[head - 2].lemma in ("こと", "事"):
@@ -546,6 +600,39 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
     return 0, False
+
+
+#: Acts of telling, asking and answering (確認, 発言, 挨拶): a coach wants more of them, so fewer is a loss.
+_TELLING = frozenset({"確認", "挨拶", "発言", "質問", "返事", "返答", "応答", "報告", "連絡", "相談", "発声", "声出し",
+                      "声かけ", "声掛け", "呼びかけ", "呼び掛け", "相槌", "あいづち", "復唱", "共有", "会話", "対話",
+                      "発問", "問いかけ", "問い掛け", "説明", "会釈", "目配り", "アイコンタクト", "合図", "指差し"})
+
+
+def _counted_noun(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """The subject is a count of a noun (息継ぎの回数, リテイクの件数), not of a clause (確認する頻度)
+    nor of an act of telling (質問の数)."""
+    k = head - 1
+    while k >= 1 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    if k < 3 or not tokens[k - 1].surface.endswith(tuple(lex.count_nouns)) or tokens[k - 2].surface != "の":
+        return False
+    noun = tokens[k - 3]
+    return noun.pos[0] == "名詞" and not _telling(tokens, head)
+
+
+def _telling(tokens: Sequence[Token], head: int, lost: bool = False) -> bool:
+    """The subject before the head (or what its count counts: 発言の回数) ends in an act of telling,
+    asking or answering (声出し確認, 発言の回数). With ``lost`` (fewer of it is a loss), not 質問: whose
+    questions they are is not said (質問が少なくなった may be the audience's, after a clearer talk)."""
+    k = head - 1
+    while k >= 1 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
+        k -= 1
+    if k < 1:
+        return False
+    noun = tokens[k - 1]
+    if noun.surface.endswith(tuple(lexicon().count_nouns)) and k >= 3 and tokens[k - 2].surface == "の":
+        noun = tokens[k - 3]
+    return noun.pos[0] == "名詞" and _lemma_in(noun, _TELLING) and not (lost and noun.lemma == "質問")
 
 
 def _without_problem(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
@@ -701,6 +788,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         return "problem"  # 声を張れるとよい: what is still to do; 打てるのは緩いボールだけだ: only that
     if not chain.negations and _left_as_is(tokens, head, lex, negative):
         return "problem"  # 席を立ったままになっていた, 誤った声調のまま定着しつつある
+    if chain.not_too and not _excess_before(tokens, head, chain, lex):
+        return None  # 爪の当て方が深くなりすぎず、: "not too deep" judges nothing by itself
     if chain.excess or _excess_before(tokens, head, chain, lex):
         return "problem"
     subject = 0 if chain.habit and _kind_by_negation(tokens, head, lex) else _subject(tokens, head, lex, negative)
@@ -709,7 +798,12 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         reading = read_clause(tokens[:head][-_RELATIVE_WINDOW:], negative, compares)  # 意図の伝わるものになった
         polarity = 1 if reading in ("better", "praise") else -1 if reading == "problem" else 0
         change |= reading == "better"
-    if chain.habit:
+    looks = _looks(tokens, head, lex) if chain.habit else None
+    if looks is not None:  # 説明的に聞こえるようになった: as good as how it sounds; a seeming nothing
+        polarity, change = (looks or -1), True  # judges is no progress (the safe side: a problem)
+    elif chain.habit and not (chain.past or chain.came or chain.progressive) and _each_time(tokens):
+        return "problem" if polarity <= 0 else "praise"  # 混雑すると、顔を見ずに対応するようになる: each time
+    elif chain.habit:
         polarity, change = (polarity if polarity else 1), True
     if chain.negations % 2 and polarity <= 0 and subject <= 0 and _none_at_all(tokens, head, lex):
         polarity, subject, change = -1, -1, True  # ひび割れが一つもなかった: what is counted is a fault, gone
@@ -722,7 +816,13 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        movement = verb and not _can_form(tokens[head]) and not _success(tokens, head, lex)  # 弾けなくなった
+        directed = any(x.surface in _DIRECTIONS | _SWAYS and n.surface in ("に", "へ")
+                       for x, n in pairwise(tokens[:head]))  # 艇が左右に振れなくなった: a movement
+        can = _can_form(tokens[head]) and not directed and (not _lemma_in(tokens[head], lex.decrease_verbs)
+                                                            or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
+        # 連係が取れなくなった is a loss: 取れる of a neutral subject is achieved (バランスが取れてきた)
+        movement = verb and not can and not _success(tokens, head, lex) \
+            and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
@@ -749,6 +849,49 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
         return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _ability(token: Token) -> bool:
+    """A verb of knowing or perceiving (分かる, 見える) or a potential whatever Sudachi normalizes it
+    to (謡える -> 歌う): 〜なくなった of it is "can no longer", a loss."""
+    lemma = token.lemma
+    loose = len(lemma) >= 3 and lemma.endswith("る") and lemma[-2] in _E_ROW and lemma != token.normalized \
+        and token.normalized[-1:] in _U_ROW and token.normalized[-1:] != "る"
+    return lemma in _KNOW or token.normalized in _KNOW or loose
+
+
+def _nonpast_habit(tokens: Sequence[Token]) -> bool:
+    """The clause ends in a non-past 〜ようになる (not なった, なってきた, なっている)."""
+    found = _head(tokens)
+    return found is not None and found[1].habit and not (found[1].past or found[1].came or found[1].progressive)
+
+
+def _each_time(tokens: Sequence[Token]) -> bool:
+    """A conditional 〜と / 〜たら / 〜ば before a non-past 〜ようになる (混雑すると、…ようになる): what
+    happens each time it comes, not a change reported."""
+    return any(t.surface in ("と", "たら", "ば") and t.pos[1] == "接続助詞" for t in tokens)
+
+
+def _looks(tokens: Sequence[Token], head: int, lex: Lexicon) -> int | None:
+    """The head is a verb of seeming (聞こえる, 見える, 感じられる) after how it seems (説明的に, 自然に,
+    幼く): the polarity of that word (0 when nothing judges it); None for any other head."""
+    if tokens[head].lemma not in _EVIDENTIAL or head < 2:
+        return None
+    before = tokens[head - 1]
+    if before.lemma == "だ" and before.surface == "に":
+        word = tokens[head - 2]
+    elif before.pos[0] == "形容詞" and before.surface.endswith("く"):
+        word = before
+    elif before.surface in ("て", "で") and before.pos[0] == "助詞" and tokens[head - 2].pos[0] == "動詞":
+        word = tokens[head - 2]  # 濁って聞こえる, 落ち着いて見える
+        if _lemma_in(word, lex.problem_verbs):
+            return -1
+    else:
+        return None
+    if _lemma_in(word, lex.positive_states):
+        return 1
+    bad = lex.negative_states | lex.negative_modifiers
+    return -1 if _lemma_in(word, bad) or _in_words(word, lex.problem_nouns) else 0
 
 
 def _happens_to_subject(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
@@ -781,8 +924,9 @@ def _none_at_all(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
     事例が一つも出てこない are problems)."""
     t = tokens[head]
     there = t.lemma in ("ない", "無い") or _lemma_in(t, lex.existence_verbs | lex.event_verbs)
-    occasion = any((x.lemma in _OCCASIONS or (i >= 1 and _adnominal(tokens[i - 1])))  # 主張を裏づける事例が
-                   and n.surface in _SUBJECT_PARTICLES for i, (x, n) in enumerate(pairwise(tokens[:head])))
+    occasion = any((x.lemma in _OCCASIONS or _lemma_in(x, _TELLING) or (i >= 1 and _adnominal(tokens[i - 1])))
+                   and n.surface in _SUBJECT_PARTICLES  # 主張を裏づける事例が, 声かけが一度もなかった
+                   for i, (x, n) in enumerate(pairwise(tokens[:head])))
     return there and not occasion and any(
         x.surface == "も" and x.pos[0] == "助詞" and i >= 1 and (
             tokens[i - 1].surface in _NOT_ONE or (i >= 2 and tokens[i - 2].surface in ("一", "1", "１")))
@@ -876,8 +1020,8 @@ def _achieved(tokens: Sequence[Token], head: int, chain: _Chain, lex: Lexicon) -
 
 def _quicker(tokens: Sequence[Token], head: int, chain: _Chain) -> bool:
     """An action became quicker (反応が速くなってきた), not a pace (話すテンポが早くなった)."""
-    if tokens[head].lemma not in _QUICK or not (chain.became or chain.came) or chain.negations:
-        return False
+    if tokens[head].lemma not in _QUICK or not (chain.came or (chain.became and chain.past)) or chain.negations:
+        return False  # 話になると急に説明が早くなる: a non-past なる tells what happens each time, no change
     k = head - 1
     while k >= 0 and not (tokens[k].surface in _SUBJECT_PARTICLES and tokens[k].pos[0] == "助詞"):
         k -= 1
@@ -941,7 +1085,8 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
         t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
-    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and _lexicon_change(nxt)  # ミスが大きく減った
+    adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and (
+        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る"))  # ミスが大きく減った, 長く歌える
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
 
@@ -1012,8 +1157,18 @@ def _former(tokens: Sequence[Token], negative: Sequence[str]) -> Reading:
                 return "better"
             if before in ("praise", "better") and now not in ("praise", "better"):
                 return "problem"
+            if before in ("praise", "better") and now == "better" and not _good_word(tokens[j + 1 :], lex):
+                return "problem"  # 以前は丁寧だった掃除が、最近は落ち葉を残したまま帰るようになった
             return None
     return None
+
+
+def _good_word(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """Some word of ``tokens`` is good in the lexicon, or a potential ("can"): a change said with it
+    can be progress even against a good former state."""
+    good = lex.positive_states | lex.positive_nouns | lex.better_words | _FURTHER
+    return any(_lemma_in(t, good) or _potential(t) or _can_form(t) or t.lemma in ("できる", "出来る", "やすい")
+               for t in tokens)
 
 
 def read_clauses(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool | None = None) -> Reading:
@@ -1031,10 +1186,18 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last == "better" and _nonpast_habit(parts[-1]) and any(_each_time(p) for p in parts[:-1]) \
+            and not _good_word(parts[-1], lexicon()):
+        last = "problem"  # 混雑すると、お客様の顔を見ずに対応するようになる: what happens each time
     if last == "better" and _said_of_nominal(parts[-1]):  # 声が震えて言葉に詰まることが減った: the
         earlier = [None if r == "problem" and _te_joint(p) else r for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _can_now(parts[-1]):  # 質問をそのまま受け取らず、聞き返せるようになった
         earlier = [None if r == "problem" and _without(p) else r for r, p in zip(earlier, parts, strict=False)]
+    if last == "better" and _now_so(parts[-1]):  # 間が詰まってきて、テンポよく聞こえるようになった
+        earlier = [None if r == "problem" and _came_to(p, negative) else r for r, p in zip(earlier, parts, strict=False)]
+    if last in ("better", "praise"):  # 相手の読みに惑わされず、自陣の札を守れている: not acted on, no fault
+        earlier = [None if r == "problem" and _without(p) and _passive_end(p) else r
+                   for r, p in zip(earlier, parts, strict=False)]
     if last == "better" and _fault_subject(parts[-1], negative):  # 保ちが以前より長くなり、急ぐ癖は見られなくなった
         earlier = [None if r == "problem" and _neutral_scalar(p, negative) else r
                    for r, p in zip(earlier, parts, strict=False)]
@@ -1094,6 +1257,12 @@ def _can_now(tokens: Sequence[Token]) -> bool:
                                                     or _can_form(tokens[head]))
 
 
+def _now_so(tokens: Sequence[Token]) -> bool:
+    """The clause ends in 〜ようになった, not negated (聞こえるようになった, 笑えるようになった)."""
+    found = _head(tokens)
+    return found is not None and found[1].habit and not found[1].negations
+
+
 def _without(tokens: Sequence[Token]) -> bool:
     """A clause of manner in 〜ず / 〜ずに with no subject of its own (そのまま受け取らず、): how the
     new ability is used, not a fault of its own."""
@@ -1101,6 +1270,31 @@ def _without(tokens: Sequence[Token]) -> bool:
     said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in words)
     return not said and bool(words) and (words[-1].lemma == "ず" or (
         len(words) >= 2 and words[-2].lemma == "ず" and words[-1].surface == "に"))
+
+
+def _came_to(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A change in 〜てきて of a neutral subject, read as a problem only by its verb (間が詰まってきて,
+    with no 〜てしまう, まだ, 〜すぎる): what it led to (〜ようになった) says which way it went."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if len(words) < 4 or words[-1].surface != "て" or words[-2].lemma not in ("くる", "来る"):
+        return False
+    found = _head(words[:-1])
+    if found is None:
+        return False
+    head, chain = found
+    lex = lexicon()
+    return chain.came and not chain.negations and not chain.excess and _lemma_in(words[head], lex.problem_verbs) \
+        and _subject(words, head, lex, negative) == 0 and not any(t.lemma in _STILL | _FAULT_MARKS for t in words)
+
+
+def _passive_end(tokens: Sequence[Token]) -> bool:
+    """The clause ends in a passive + ず (惑わされず, 流されずに): not being acted on, which in Japanese
+    is mostly not being troubled (the adverse passive), never a fault of the subject's own."""
+    words = [t for t in tokens if t.pos[0] not in _FINAL_SKIP]
+    if words and words[-1].surface == "に":
+        words = words[:-1]
+    return len(words) >= 3 and words[-1].lemma == "ず" and words[-2].lemma in ("れる", "られる") \
+        and words[-2].pos[0] == "助動詞" and words[-3].pos[0] == "動詞"
 
 
 def _said_of_nominal(tokens: Sequence[Token]) -> bool:

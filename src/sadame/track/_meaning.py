@@ -174,9 +174,14 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
     if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
+        before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
+        if before in ("praise", "better") and not is_praise(now, positive, negative):
+            return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
         return "improvement"  # 以前は曖昧だった…今回は明確に合意できていた
     clause = main_clause(analyze(text[:2_000]))
     main = text[clause[0].begin:] if clause else text
+    if _kept_up(tokens, negative) and not any(w in text and _stands(text, w) for w in negative):
+        return "improvement"  # 引き続き、作業前にお客様へ所要時間を伝えている: a practice kept up
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
@@ -185,6 +190,10 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
 #: Words that make what follows a residual: still a little, only sometimes, only there.
 _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少", "若干", "わずか", "僅か", "ちょっと", "だけ",
                        "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
+#: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
+_PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
+#: Words of "every time": what follows them is no residual but a fault that stands.
+_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に"})
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
@@ -219,12 +228,13 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     if split is None or split < 3:
         return False
     before, after = tokens[:split], tokens[split + 1 :]
-    progress = lexicon().better_words | lexicon().positive_nouns  # 改善はしたものの: progress, not a thing
+    progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
-    residual = conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after)
+    always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     return named and residual and read_clauses(main_clause(before), negative) == "better"
 
 
@@ -242,6 +252,25 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
     fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
+def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """引き続き (or 引き続いて) opening the finding, then one clause of the learner's own action on an
+    object (〜を / 〜に + a verb in 〜ている, nothing negated, no subject in が / は): a practice kept up.
+    引き続き is the coach's "keep it up"; a fault that goes on is told with 相変わらず / 依然 / まだ."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    if len(words) < 5 or words[0].surface not in ("引き続き", "引き続いて"):
+        return False
+    body = words[1:]
+    said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in body)
+    if said or any(negations_after(body, i) for i in range(len(body))):
+        return False
+    if any(t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "ながら") for t in body[:-2]):
+        return False
+    acts = any(t.surface in ("を", "に") and t.pos[0] == "助詞" for t in body)
+    progressive = len(body) >= 2 and body[-1].lemma in ("いる", "居る", "ます") and any(
+        t.surface in ("て", "で") and t.pos[0] == "助詞" for t in body[-3:])
+    return acts and progressive and read_clauses(list(body), negative) in (None, "praise", "better")
 
 
 def _count(tokens: Sequence[Token]) -> float | None:
