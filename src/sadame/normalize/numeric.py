@@ -176,12 +176,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-__all__ = [
-    "MatchTuple",
+__all__ = [  # scan_spans and MatchTuple are the quote feature's fast path, not public API
     "NumericMatch",
     "apply_numeric",
     "scan_numeric",
-    "scan_spans",
 ]
 
 NumericKind = Literal["number", "amount", "percent", "date"]
