@@ -31,3 +31,20 @@ def test_a_pipeline_reads_writes_and_raises_as_sqlalchemy_does(db_url: str) -> N
         assert RawCursor(conn).rows("SELECT user_id, last_seq FROM track_users ORDER BY 1") == [
             ("a", 7), ("b", 7), ("c", 7)]  # the failed transaction left nothing, not even "d"
     engine.dispose()
+
+
+def test_one_cursor_per_connection_shared_by_the_steps_of_a_transaction(db_url: str) -> None:
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    with engine.connect() as conn:
+        with conn.begin():
+            raw = RawCursor.of(conn)
+            assert RawCursor.of(conn) is raw
+            raw.execute(INSERT, ("t", "a", 1))
+            assert RawCursor.of(conn).rows("SELECT user_id FROM track_users WHERE tenant_id = ? AND user_id IN (?*)",
+                                           ("t",), ["a", "b"]) == [("a",)]
+        conn.invalidate()  # the same Connection on a new driver connection: a cursor of that one
+        with conn.begin():
+            fresh = RawCursor.of(conn)
+            assert fresh is not raw and fresh.rows("SELECT user_id FROM track_users") == [("a",)]
+    engine.dispose()

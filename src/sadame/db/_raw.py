@@ -27,6 +27,9 @@ from sadame.db._checks import translate_error
 __all__ = ["RawCursor"]
 
 _IN_LIST = "IN (?*)"
+#: ``(postgres, sql, width)`` -> the statement for the driver: built once per process (a cursor
+#: lives for one transaction, so a per-cursor cache was rebuilt every session).
+_PREPARED: dict[tuple[bool, str, int], str] = {}
 
 
 class RawCursor:
@@ -38,17 +41,28 @@ class RawCursor:
         self.postgres = self.dialect.name == "postgresql"
         self.cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         self._error: type[BaseException] = self.dialect.loaded_dbapi.Error
-        self._sql: dict[tuple[str, int], str] = {}
+
+    @classmethod
+    def of(cls, conn: Connection) -> RawCursor:
+        """The one cursor of ``conn`` (made on first use): the steps of one transaction share
+        it instead of each opening a cursor of its own (a new one after a reconnect)."""
+        found: RawCursor | None = conn.__dict__.get("_sadame_raw")
+        if found is None or found.cursor.connection is not conn.connection.dbapi_connection:
+            found = conn.__dict__["_sadame_raw"] = cls(conn)
+        return found
 
     def _prepare(self, sql: str, width: int) -> str:
         """``sql`` for this driver, its ``IN (?*)`` list ``width`` values wide."""
-        found = self._sql.get((sql, width))
+        key = (self.postgres, sql, width)
+        found = _PREPARED.get(key)
         if found is None:
             if self.postgres:
                 found = sql.replace(_IN_LIST, "= ANY(?)").replace("?", "%s")
             else:
                 found = sql.replace(_IN_LIST, f"IN ({', '.join('?' * width)})" if width else "IN (NULL)")
-            self._sql[(sql, width)] = found
+            if len(_PREPARED) >= 4096:  # IN lists of many widths: bounded
+                _PREPARED.clear()
+            _PREPARED[key] = found
         return found
 
     def _raise(self, exc: BaseException, sql: str, params: Any, many: bool) -> None:

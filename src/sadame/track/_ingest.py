@@ -54,7 +54,9 @@ __all__ = [
     "parse_insights",
     "persist_report",
     "progress",
+    "read_head",
     "replay",
+    "replay_stored",
     "start",
 ]
 
@@ -66,6 +68,13 @@ NEUTRAL_CONFIDENCE = 0.5
 # Run on the driver's cursor (``tx.raw``, see sadame.db._raw): each is one statement per session.
 _WHERE = "tenant_id = ? AND user_id = ?"
 SELECT_SESSION = f"SELECT report, seq FROM track_sessions WHERE {_WHERE} AND session_id = ?"
+#: A session's first read, one statement instead of three: the session if it was stored
+#: (replay), the identity of the tenant's active ruleset and the user's counters. Each is at
+#: most one row, found by its primary or unique key (outer joins of a one-row select).
+SELECT_HEAD = ("SELECT s.report, s.seq, r.version, r.created_at, u.last_seq, u.counts FROM (SELECT 1 AS one) o "
+               "LEFT JOIN track_sessions s ON s.tenant_id = ? AND s.user_id = ? AND s.session_id = ? "
+               "LEFT JOIN track_rulesets r ON r.tenant_id = ? AND r.active = 1 "
+               "LEFT JOIN track_users u ON u.tenant_id = ? AND u.user_id = ?")
 SELECT_SESSION_INPUT = (f"SELECT text, kind, confidence FROM track_detections WHERE {_WHERE} AND seq = ? "
                         "ORDER BY position")
 # no issue_id test: it made SQLite pick the issue index
@@ -78,6 +87,7 @@ SELECT_DUE = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHER
               f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= ?) "
               f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= ?)) ORDER BY clock_seq, id")
 # every unmerged issue, for the matcher and the improvement/return cues (not run without them)
+_DUE_ID, _DUE_STATUS = ISSUE_COLUMNS.index("issue_id"), ISSUE_COLUMNS.index("status")
 SELECT_POOL = f"SELECT issue_id, title, key, status FROM track_issues WHERE {_WHERE} AND merged_into IS NULL ORDER BY id"
 _DETECTION_COLUMNS = ("tenant_id", "user_id", "session_id", "seq", "position", "text", "kind", "confidence", "key",
                       "issue_id", "tier", "link_confidence", "outcome", "at")
@@ -147,18 +157,28 @@ def parse_insights(insights: object) -> list[Insight]:
 def replay(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight]) -> SessionReport | None:
     """The stored report when this session was ingested before with the same findings; raises
     :class:`SessionConflict` when the session id was used with different findings."""
-    raw = RawCursor(conn)
-    row = raw.first(SELECT_SESSION, (tenant, user, session))
-    if row is None:
-        return None
-    stored = [(r[0], r[1], r[2]) for r in raw.rows(SELECT_SESSION_INPUT, (tenant, user, row[1]))]
+    row = RawCursor.of(conn).first(SELECT_SESSION, (tenant, user, session))
+    return None if row is None else replay_stored(conn, tenant, user, session, insights, row[0], row[1])
+
+
+def read_head(conn: Connection, tenant: str, user: str, session: str) -> tuple[Any, ...]:
+    """:data:`SELECT_HEAD`'s row: ``(report, seq)`` of the stored session (None, None when it is
+    new), ``(version, created_at)`` of the active ruleset, ``(last_seq, counts)`` of the user."""
+    return tuple(RawCursor.of(conn).first(SELECT_HEAD, (tenant, user, session, tenant, tenant, user)))
+
+
+def replay_stored(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight],
+                  report: str, seq: int) -> SessionReport:
+    """:func:`replay` of a session whose stored ``report`` and ``seq`` were read already."""
+    raw = RawCursor.of(conn)
+    stored = [(r[0], r[1], r[2]) for r in raw.rows(SELECT_SESSION_INPUT, (tenant, user, seq))]
     given = [(i.text, i.kind, i.confidence) for i in insights]
     if stored != given:
         raise SessionConflict(f"session {session!r} of user {user!r} was already ingested with different "
                               f"findings ({len(stored)} stored, {len(given)} given); use a new session id")
-    report = SessionReport.from_dict(json.loads(row[0]))
-    report.replayed = True
-    return report
+    found = SessionReport.from_dict(json.loads(report))
+    found.replayed = True
+    return found
 
 
 # -- step 3: start -------------------------------------------------------------------------
@@ -387,13 +407,13 @@ def _improve(run: IngestRun, item: Linked) -> None:
 def _expire_absent(run: IngestRun) -> None:
     """Absence: open issues missed N sessions resolve, candidates missed M sessions expire."""
     tx, s = run.tx, run.settings
-    rows = [dict(zip(ISSUE_COLUMNS, r, strict=True)) for r in tx.raw.rows(SELECT_DUE, (
-        *tx.scope_args, run.seq - s.miss_sessions_to_resolve, run.seq - s.candidate_expiry_sessions))]
+    rows = tx.raw.rows(SELECT_DUE, (*tx.scope_args, run.seq - s.miss_sessions_to_resolve,
+                                    run.seq - s.candidate_expiry_sessions))
     for r in rows:
-        tx.keep([r[c] for c in ISSUE_COLUMNS])
+        tx.keep(r)
     for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
                               (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
-        due = [r["issue_id"] for r in rows if r["status"] == status.value]
+        due = [r[_DUE_ID] for r in rows if r[_DUE_STATUS] == status]
         for iid in due:
             if iid in run.touched or tx.issues[iid]["status"] != status.value:
                 continue
@@ -474,8 +494,12 @@ def _fill_lists(run: IngestRun, linked: list[Linked]) -> None:
 def _detection(run: IngestRun, item: Linked) -> tuple[Any, ...]:
     """One detection row, in the order of ``_DETECTION_COLUMNS``."""
     return (run.tx.tenant, run.tx.user, run.session, run.seq, item.position, item.insight.text, item.insight.kind,
-            item.insight.confidence, item.key, item.target, item.tier.value,
-            None if item.created else item.link_confidence, item.outcome.value, run.tx.at)
+            item.insight.confidence, item.key, item.target, _PLAIN_STR[item.tier],
+            None if item.created else item.link_confidence, _PLAIN_STR[item.outcome], run.tx.at)
+
+
+#: A tier or outcome as a plain ``str`` for the driver (``.value`` is a slower property).
+_PLAIN_STR: dict[str, str] = {m: m.value for m in (*LinkTier, *Outcome)}
 
 
 def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:

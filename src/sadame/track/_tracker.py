@@ -33,7 +33,14 @@ from sadame.db._raw import RawCursor
 from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._hints import record_merge_hints
-from sadame.track._ingest import IngestSettings, Insight, ingest_session, parse_insights, replay
+from sadame.track._ingest import (
+    IngestSettings,
+    Insight,
+    ingest_session,
+    parse_insights,
+    read_head,
+    replay_stored,
+)
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
 from sadame.track._merge import merge_into, migrate_tenant, set_active_ruleset, unmerge_issue
@@ -164,26 +171,28 @@ class Tracker:
         self._active = (row.version, row.created_at)
         return parse_ruleset(json.loads(row.content), source="stored")
 
-    def _refresh(self, conn: Connection) -> None:
+    def _refresh(self, conn: Connection, active: tuple[Any, Any] | bool | None = True) -> None:
         """Inside a write: use the tenant's active ruleset as it is now (one primary-key row).
 
         Another process may have migrated the tenant since this tracker read it; the active
         row's (version, created_at) tells, and only a change costs a parse. With no active
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
-        default cannot silently change keys (migrate changes it).
+        default cannot silently change keys (migrate changes it). ``active``: the row's
+        ``(version, created_at)`` when the caller read it in this transaction (None: there is
+        none), ``True`` to read it here.
         """
-        raw = RawCursor(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
-        active = raw.first(_SELECT_ACTIVE, (self.tenant,))
-        if active is None:
+        raw = RawCursor.of(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
+        row: Any = raw.first(_SELECT_ACTIVE, (self.tenant,)) if active is True else active
+        if row is None:
             stamp = to_iso(None)
             raw.execute(_INSERT_RULESET, (self.tenant, self.ruleset.version, self.ruleset.name,
                                           json.dumps(self.ruleset.to_dict(), ensure_ascii=False), stamp))
             self._active = (self.ruleset.version, stamp)
-        elif (active[0], active[1]) != self._active:
+        elif (row[0], row[1]) != self._active:
             if not self._explicit:
-                content = raw.first(_SELECT_CONTENT, (self.tenant, active[0]))[0]
+                content = raw.first(_SELECT_CONTENT, (self.tenant, row[0]))[0]
                 self.ruleset = parse_ruleset(json.loads(content), source="stored")
-            self._active = (active[0], active[1])
+            self._active = (row[0], row[1])
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
@@ -198,7 +207,7 @@ class Tracker:
                 with self.engine.begin() as conn:
                     if self.is_sqlite:
                         return fn(conn)
-                    raw = RawCursor(conn)
+                    raw = RawCursor.of(conn)
                     with raw.pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
@@ -255,14 +264,16 @@ class Tracker:
         reports: list[SessionReport] = []
         settings: IngestSettings | None = None
         for user, session, parsed, stamp in sessions:
-            stored = replay(conn, self.tenant, user, session, parsed)
-            if stored is None:
-                if settings is None:
-                    self._refresh(conn)
-                    settings = self._settings()
-                stored = ingest_session(Transaction(conn, self.tenant, user, stamp, self.ruleset), session, parsed,
-                                        settings)
-            reports.append(stored)
+            report, seq, version, created, last_seq, counts = read_head(conn, self.tenant, user, session)
+            if seq is not None:
+                reports.append(replay_stored(conn, self.tenant, user, session, parsed, report, seq))
+                continue
+            if settings is None:
+                self._refresh(conn, None if version is None else (version, created))
+                settings = self._settings()
+            tx = Transaction(conn, self.tenant, user, stamp, self.ruleset,
+                             user_row=None if last_seq is None else (last_seq, counts), user_read=True)
+            reports.append(ingest_session(tx, session, parsed, settings))
         return reports
 
     def ingest_many(self, sessions: Iterable[Mapping[str, Any]], *, batch: int = 1) -> Iterator[SessionReport]:
