@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from sadame.db import make_engine, upgrade
-from sadame.db._raw import RawCursor
+from sadame.db._raw import INSERT_CHUNK, RawCursor
 
 INSERT = "INSERT INTO track_users (tenant_id, user_id, last_seq, counts, created_at) VALUES (?, ?, ?, '{}', 'now')"
 
@@ -47,4 +47,23 @@ def test_one_cursor_per_connection_shared_by_the_steps_of_a_transaction(db_url: 
         with conn.begin():
             fresh = RawCursor.of(conn)
             assert fresh is not raw and fresh.rows("SELECT user_id FROM track_users") == [("a",)]
+    engine.dispose()
+
+
+def test_a_multi_row_insert_keeps_the_order_across_chunks_and_raises_as_sqlalchemy_does(db_url: str) -> None:
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    sql = ("INSERT INTO track_events (tenant_id, user_id, issue_id, event, from_state, to_state, actor, reason, at, "
+           "session_id, data) VALUES (?, ?, ?, 'create', NULL, 'candidate', 'tracker', ?, 'now', NULL, NULL)")
+    rows = [("t", "u", f"i{n:03d}", None if n % 3 else f"reason {n}") for n in range(INSERT_CHUNK + 7)]
+    with engine.begin() as conn:
+        RawCursor.of(conn).insert(sql, rows)
+        RawCursor.of(conn).insert(sql, rows[:1])  # one row: a plain execute
+        RawCursor.of(conn).insert(sql, [])
+        got = RawCursor.of(conn).rows("SELECT issue_id, reason FROM track_events ORDER BY id")
+    assert got == [r[2:] for r in rows] + [rows[0][2:]]  # ids follow the rows' order, chunk after chunk
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        RawCursor.of(conn).insert(INSERT, [("t", "a", 1), ("t", "a", 2)])  # the same user twice
+    with engine.connect() as conn:
+        assert RawCursor.of(conn).rows("SELECT user_id FROM track_users") == []
     engine.dispose()

@@ -24,12 +24,19 @@ from sqlalchemy.exc import DBAPIError
 
 from sadame.db._checks import translate_error
 
-__all__ = ["RawCursor"]
+__all__ = ["INSERT_CHUNK", "PG_INSERT_PARAMS", "RawCursor"]
 
 _IN_LIST = "IN (?*)"
 #: ``(postgres, sql, width)`` -> the statement for the driver: built once per process (a cursor
 #: lives for one transaction, so a per-cursor cache was rebuilt every session).
 _PREPARED: dict[tuple[bool, str, int], str] = {}
+#: Rows per multi-row INSERT on SQLite (:meth:`RawCursor.insert`): well below its 32,766
+#: parameters for the widest table (16 columns).
+INSERT_CHUNK = 200
+#: Parameters per multi-row INSERT on PostgreSQL: psycopg converts the placeholders of a query
+#: with more than 50 again on every execution (its cache stops there), which costs more than
+#: the statements saved.
+PG_INSERT_PARAMS = 50
 
 
 class RawCursor:
@@ -130,3 +137,35 @@ class RawCursor:
             self.cursor.executemany(stmt, batch)
         except self._error as exc:
             self._raise(exc, stmt, batch, True)
+
+    def insert(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Insert ``rows`` with ``sql`` (``INSERT INTO t (...) VALUES (?, ...)``, one row's
+        placeholders) as multi-row ``VALUES`` statements (:data:`INSERT_CHUNK` rows each on
+        SQLite, :data:`PG_INSERT_PARAMS` parameters on PostgreSQL), in their order: a statement
+        for several rows instead of one per row (psycopg's ``executemany`` sends each row as a
+        statement of its own, SQLite steps each)."""
+        batch = list(rows)
+        if len(batch) <= 1:
+            self.many(sql, batch)
+            return
+        size = max(1, PG_INSERT_PARAMS // len(batch[0])) if self.postgres else INSERT_CHUNK
+        for start in range(0, len(batch), size):
+            chunk = batch[start : start + size]
+            stmt = self._values(sql, len(chunk))
+            args = [value for row in chunk for value in row]
+            try:
+                self.cursor.execute(stmt, args)
+            except self._error as exc:
+                self._raise(exc, stmt, args, False)
+
+    def _values(self, sql: str, n: int) -> str:
+        """``sql`` for this driver with ``n`` rows of placeholders after its ``VALUES``."""
+        key = (self.postgres, sql, -n)  # negative: not an IN list's width
+        found = _PREPARED.get(key)
+        if found is None:
+            head, sep, row = sql.rpartition(" VALUES ")
+            if not sep or not row.startswith("(") or not row.endswith(")"):
+                raise ValueError(f"not a one-row INSERT ... VALUES (...): {sql[:80]}")
+            found = self._prepare(f"{head} VALUES {', '.join([row] * n)}", 0)
+            _PREPARED[key] = found
+        return found

@@ -508,7 +508,7 @@ def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
     _fill_lists(run, linked)
     r.transitions = [TransitionEntry(e["issue_id"], e["event"], e["from_state"], e["to_state"], e["reason"])
                      for e in tx.events]
-    tx.raw.many(INSERT_DETECTION, [_detection(run, item) for item in linked])
+    tx.raw.insert(INSERT_DETECTION, [_detection(run, item) for item in linked])
     tx.flush()
     tx.raw.execute(INSERT_SESSION, (
         tx.tenant, tx.user, run.session, run.seq, tx.at, tx.ruleset.version, len(r.new), tx.counts.get("open", 0),

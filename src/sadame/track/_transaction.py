@@ -303,11 +303,11 @@ class Transaction:
     def flush(self) -> None:
         """Write every buffered change: new and changed issues, keys, events, the user's counters."""
         raw, issues, scope = self.raw, self.issues, self.scope_args
-        raw.many(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
+        raw.insert(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
         self._update_issues()
-        raw.many(INSERT_KEY, self.new_keys)
+        raw.insert(INSERT_KEY, self.new_keys)
         self.new_keys = []
-        raw.many(INSERT_EVENT, [(*scope, *_EVENT_OF(e)) for e in self.events])
+        raw.insert(INSERT_EVENT, [(*scope, *_EVENT_OF(e)) for e in self.events])
         self._write_user()
         for i in self.new_ids | self.dirty:  # written whole if changed again in this transaction
             self.stored.pop(i, None)
