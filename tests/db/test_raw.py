@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from sadame.db import make_engine, upgrade
 from sadame.db._raw import INSERT_CHUNK, RawCursor
@@ -66,4 +66,22 @@ def test_a_multi_row_insert_keeps_the_order_across_chunks_and_raises_as_sqlalche
         RawCursor.of(conn).insert(INSERT, [("t", "a", 1), ("t", "a", 2)])  # the same user twice
     with engine.connect() as conn:
         assert RawCursor.of(conn).rows("SELECT user_id FROM track_users") == []
+    engine.dispose()
+
+
+def test_selects_sent_together_are_fetched_each_with_its_own_rows(db_url: str) -> None:
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    with engine.begin() as conn:
+        raw = RawCursor.of(conn)
+        with raw.pipeline():
+            raw.insert(INSERT, [("t", "a", 1), ("t", "b", 2)])
+            first = raw.send("SELECT user_id FROM track_users WHERE tenant_id = ? AND user_id IN (?*)", ("t",), ["b"])
+            second = raw.send("SELECT last_seq FROM track_users WHERE tenant_id = ? ORDER BY last_seq", ("t",))
+            assert raw.fetch(second) == [(1,), (2,)]  # in either order
+            assert raw.fetch(first) == [("b",)]
+    with pytest.raises(DBAPIError), engine.begin() as conn:  # a bad select raises as SQLAlchemy's, at send or fetch
+        raw = RawCursor.of(conn)
+        with raw.pipeline():
+            raw.fetch(raw.send("SELECT no_such_column FROM track_users"))
     engine.dispose()

@@ -93,6 +93,31 @@ class RawCursor:
         except self._error as exc:
             self._raise(exc, stmt, args, False)
 
+    def send(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> Any:
+        """Run a select on a cursor of its own and return it for :meth:`fetch`: in a pipeline,
+        selects sent one after another before the first fetch share one round trip."""
+        if values is None:
+            stmt, args = self._prepare(sql, 0), params
+        elif self.postgres:
+            stmt, args = self._prepare(sql, 0), (*params, list(values))
+        else:
+            stmt, args = self._prepare(sql, len(values)), (*params, *values)
+        cursor = self.cursor.connection.cursor()
+        try:
+            cursor.execute(stmt, args)
+        except self._error as exc:
+            self._raise(exc, stmt, args, False)
+        return cursor, stmt, args
+
+    def fetch(self, sent: Any) -> list[Any]:
+        """All rows of a select :meth:`send` sent."""
+        cursor, stmt, args = sent
+        try:
+            return list(cursor.fetchall())
+        except self._error as exc:
+            self._raise(exc, stmt, args, False)
+            raise  # pragma: no cover - _raise always raises
+
     def rows(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> list[Any]:
         """All rows (tuples) of a select."""
         self.execute(sql, params, values)
