@@ -313,3 +313,14 @@ def test_a_conflict_or_a_bad_session_in_a_batch_keeps_the_sessions_before_it(db_
                             {"user_id": "u5", "session_id": "d", "insights": "text"}], batch=10))
     assert t.users() == ["u1", "u2", "u4"]
     t.close()
+
+
+def test_a_config_or_matcher_set_on_the_tracker_applies_to_the_next_session(db_url: str) -> None:
+    t = tracker(db_url, config=TrackerConfig(max_new_per_session=1))
+    assert len(t.ingest("u", "s1", ["集中が切れる", "タイミングが遅い"]).new) == 1
+    t.config = TrackerConfig(max_new_per_session=2)  # the ingest settings are kept between sessions
+    assert len(t.ingest("u", "s2", ["フォームが崩れる", "視線が下がる"]).new) == 2
+    t.matcher = StaticMatcher({"踏み込みが甘い": ("attention_issue", 0.95)})
+    linked = t.ingest("u", "s3", ["踏み込みが甘い"])
+    assert not linked.new and linked.remaining and linked.remaining[0].tier == "semantic"
+    t.close()

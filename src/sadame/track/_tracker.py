@@ -129,6 +129,7 @@ class Tracker:
         # An explicit ruleset is used as given; otherwise the tenant's active one, re-read
         # whenever another process (``track migrate --apply``) changed it -- see _refresh().
         self._explicit = ruleset is not None
+        self._made_settings: tuple[Ruleset, IssueMatcher | None, TrackerConfig, IngestSettings] | None = None
         self._active: tuple[str, str] | None = None
         stored = self._stored_ruleset()
         self.ruleset = ruleset if ruleset is not None else (stored or default_ruleset())
@@ -151,14 +152,21 @@ class Tracker:
         return float(value) if value is not None else float(getattr(self.ruleset.thresholds, name))
 
     def _settings(self) -> IngestSettings:
+        """The ingest settings of the current ruleset, matcher and config (built again only when
+        one of them was replaced: a migration, or an attribute set on the tracker)."""
+        made = self._made_settings
+        if made is not None and made[0] is self.ruleset and made[1] is self.matcher and made[2] is self.config:
+            return made[3]
         c = self.config
-        return IngestSettings(
+        settings = IngestSettings(
             token_overlap=self._threshold("token_overlap"), open_confidence=self._threshold("open_confidence"),
             detection_match=self._threshold("detection_match"),
             improvement_match=self._threshold("improvement_match"), max_new=c.max_new_per_session,
             miss_sessions_to_resolve=c.miss_sessions_to_resolve,
             candidate_expiry_sessions=c.candidate_expiry_sessions, matcher=self.matcher,
             matcher_timeout=c.matcher_timeout)
+        self._made_settings = (self.ruleset, self.matcher, self.config, settings)
+        return settings
 
     def _stored_ruleset(self) -> Ruleset | None:
         with self._read() as conn:
