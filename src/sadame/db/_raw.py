@@ -95,13 +95,12 @@ class RawCursor:
 
     def send(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> Any:
         """Run a select on a cursor of its own and return it for :meth:`fetch`: in a pipeline,
-        selects sent one after another before the first fetch share one round trip."""
-        if values is None:
-            stmt, args = self._prepare(sql, 0), params
-        elif self.postgres:
-            stmt, args = self._prepare(sql, 0), (*params, list(values))
-        else:
-            stmt, args = self._prepare(sql, len(values)), (*params, *values)
+        selects sent one after another before the first fetch share one round trip. On SQLite
+        (no round trips) the rows are read at once, on the shared cursor."""
+        if not self.postgres:
+            return None, sql, self.rows(sql, params, values)
+        stmt = self._prepare(sql, 0)
+        args = params if values is None else (*params, list(values))
         cursor = self.cursor.connection.cursor()
         try:
             cursor.execute(stmt, args)
@@ -112,6 +111,8 @@ class RawCursor:
     def fetch(self, sent: Any) -> list[Any]:
         """All rows of a select :meth:`send` sent."""
         cursor, stmt, args = sent
+        if cursor is None:
+            return list(args)
         try:
             return list(cursor.fetchall())
         except self._error as exc:
