@@ -208,7 +208,8 @@ class Tracker:
     def _write(self, users: Sequence[str], fn: Callable[[Connection], T], *, pipeline: bool = False) -> T:
         """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts.
         ``pipeline``: on PostgreSQL in psycopg's pipeline mode (see ``RawCursor.pipeline``; for
-        ingest, whose statements run on the driver's cursor)."""
+        ingest, whose statements run on the driver's cursor), its ``COMMIT`` sent in the pipeline
+        too: ``fn``'s result is returned only after the server answered the ``COMMIT``."""
         attempts = self.config.retries
         for attempt in range(attempts):
             try:
@@ -219,7 +220,10 @@ class Tracker:
                     with raw.pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
-                        return fn(conn)
+                        result = fn(conn)
+                        if pipeline:  # COMMIT travels with the last writes: one round trip for both, at
+                            raw.execute("COMMIT")  # the pipeline's end, which raises its error; then
+                        return result  # SQLAlchemy's commit finds the connection idle and does nothing
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):
                     first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
