@@ -324,3 +324,20 @@ def test_a_config_or_matcher_set_on_the_tracker_applies_to_the_next_session(db_u
     linked = t.ingest("u", "s3", ["踏み込みが甘い"])
     assert not linked.new and linked.remaining and linked.remaining[0].tier == "semantic"
     t.close()
+
+
+def test_a_tracker_that_read_the_ruleset_before_another_migrated_keys_the_next_session_by_the_new_one(
+        db_url: str) -> None:
+    from sadame.track import issue_key, load_ruleset
+
+    seed = load_ruleset("seed-example")
+    stale = Tracker(db_url, tenant="mig")  # the bundled default, pinned by its first ingest
+    assert stale.ingest("u", "s1", ["集中が切れる"]).new[0].key == "attention_issue"
+    other = Tracker(db_url, tenant="mig")
+    other.migrate(seed, apply=True)
+    other.close()
+    report = stale.ingest("u", "s2", ["踏み込みが弱い"])  # keyed before the first read found the change
+    assert report.ruleset_version == seed.version
+    assert report.new[0].key == issue_key("踏み込みが弱い", seed) == "insufficient_control"
+    assert stale.show("u", report.new[0].issue_id).keys == [{"key": "insufficient_control", "kind": "primary"}]
+    stale.close()

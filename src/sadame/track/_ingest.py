@@ -43,6 +43,7 @@ from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, T
 __all__ = [
     "MAX_INSIGHTS",
     "MAX_TEXT",
+    "Ahead",
     "IngestRun",
     "IngestSettings",
     "Insight",
@@ -55,9 +56,9 @@ __all__ = [
     "persist_report",
     "prefetch",
     "progress",
-    "read_head",
     "replay",
     "replay_stored",
+    "send_ahead",
     "start",
 ]
 
@@ -71,7 +72,9 @@ _WHERE = "tenant_id = ? AND user_id = ?"
 SELECT_SESSION = f"SELECT report, seq FROM track_sessions WHERE {_WHERE} AND session_id = ?"
 #: A session's first read, one statement instead of three: the session if it was stored
 #: (replay), the identity of the tenant's active ruleset and the user's counters. Each is at
-#: most one row, found by its primary or unique key (outer joins of a one-row select).
+#: most one row, found by its primary or unique key (outer joins of a one-row select). Its row:
+#: ``(report, seq)`` of the stored session (None, None when it is new), ``(version, created_at)``
+#: of the active ruleset, ``(last_seq, counts)`` of the user.
 SELECT_HEAD = ("SELECT s.report, s.seq, r.version, r.created_at, u.last_seq, u.counts FROM (SELECT 1 AS one) o "
                "LEFT JOIN track_sessions s ON s.tenant_id = ? AND s.user_id = ? AND s.session_id = ? "
                "LEFT JOIN track_rulesets r ON r.tenant_id = ? AND r.active = 1 "
@@ -88,6 +91,14 @@ SELECT_DUE = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHER
               f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= ?) "
               f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= ?)) ORDER BY clock_seq, id")
 # every unmerged issue, for the matcher and the improvement/return cues (not run without them)
+# The same two reads sent with the session's first read (see send_ahead), before its sequence number
+# is known: the user's last_seq read in the statement (a one-row primary-key lookup; no user, no rows).
+_LAST = f"(SELECT last_seq FROM track_users WHERE {_WHERE})"
+SELECT_PREVIOUS_AHEAD = (f"SELECT text, key, issue_id, outcome FROM track_detections WHERE {_WHERE} AND seq = {_LAST} "
+                         "AND kind = 'issue' ORDER BY position")
+SELECT_DUE_AHEAD = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHERE} AND merged_into IS NULL "
+                    f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= {_LAST} + ?) "
+                    f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= {_LAST} + ?)) ORDER BY clock_seq, id")
 _DUE_ID, _DUE_STATUS = ISSUE_COLUMNS.index("issue_id"), ISSUE_COLUMNS.index("status")
 SELECT_POOL = f"SELECT issue_id, title, key, status FROM track_issues WHERE {_WHERE} AND merged_into IS NULL ORDER BY id"
 _DETECTION_COLUMNS = ("tenant_id", "user_id", "session_id", "seq", "position", "text", "kind", "confidence", "key",
@@ -160,12 +171,6 @@ def replay(conn: Connection, tenant: str, user: str, session: str, insights: lis
     :class:`SessionConflict` when the session id was used with different findings."""
     row = RawCursor.of(conn).first(SELECT_SESSION, (tenant, user, session))
     return None if row is None else replay_stored(conn, tenant, user, session, insights, row[0], row[1])
-
-
-def read_head(conn: Connection, tenant: str, user: str, session: str) -> tuple[Any, ...]:
-    """:data:`SELECT_HEAD`'s row: ``(report, seq)`` of the stored session (None, None when it is
-    new), ``(version, created_at)`` of the active ruleset, ``(last_seq, counts)`` of the user."""
-    return tuple(RawCursor.of(conn).first(SELECT_HEAD, (tenant, user, session, tenant, tenant, user)))
 
 
 def replay_stored(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight],
@@ -283,6 +288,47 @@ def prefetch(run: IngestRun, insights: Sequence[Insight]) -> None:
     if keys is not None:
         run.links = {r[0]: (r[1], r[2]) for r in tx.raw.fetch(keys)}
     run.due = tx.raw.fetch(due)
+
+
+@dataclass
+class Ahead:
+    """Reads sent with a session's first read (:func:`send_ahead`), fetched by :func:`ingest_session`."""
+
+    ruleset: Ruleset  #: the ruleset the keys were made with
+    keyed: tuple[list[str], list[str]]
+    previous: Any
+    keys: Any
+    due: Any
+
+    def drain(self, raw: RawCursor) -> None:
+        """Fetch and drop the rows (a replayed session needs none of them)."""
+        for sent in (self.previous, self.keys, self.due):
+            if sent is not None:
+                raw.fetch(sent)
+
+
+def send_ahead(raw: RawCursor, tenant: str, user: str, insights: Sequence[Insight], ruleset: Ruleset,
+               miss_sessions: int, expiry_sessions: int) -> Ahead:
+    """:func:`prefetch`'s three reads, sent before the session's first read is fetched (the
+    sequence number comes from the user's row inside each statement; the keys are made with the
+    tracker's ruleset, and made and read again if the first read finds the active one changed):
+    on PostgreSQL's pipeline the first read and these share one round trip."""
+    norms = [normalize_issue_text(ins.text, ruleset) for ins in insights]
+    keys = [n or issue_key(ins.text, ruleset) for ins, n in zip(insights, norms, strict=True)]
+    digests = sorted({issue_id(k) for k in keys})
+    scope = (tenant, user)
+    return Ahead(ruleset, (norms, keys), raw.send(SELECT_PREVIOUS_AHEAD, (*scope, *scope)),
+                 raw.send(SELECT_KEYS, scope, digests) if digests else None,
+                 raw.send(SELECT_DUE_AHEAD, (*scope, *scope, 1 - miss_sessions, *scope, 1 - expiry_sessions)))
+
+
+def _take_ahead(run: IngestRun, ahead: Ahead) -> None:
+    raw = run.tx.raw
+    _keep_previous(run, raw.fetch(ahead.previous))
+    links = {r[0]: (r[1], r[2]) for r in raw.fetch(ahead.keys)} if ahead.keys is not None else {}
+    if ahead.ruleset is run.ruleset:
+        run.keyed, run.links = ahead.keyed, links  # else link_findings keys and reads them again
+    run.due = raw.fetch(ahead.due)
 
 
 # -- step 4: link --------------------------------------------------------------------------
@@ -559,10 +605,15 @@ def _fields(value: Any) -> Any:
     return value.__dict__
 
 
-def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:
-    """The whole pipeline for one session inside ``tx`` (replay is checked by the caller)."""
+def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings,
+                   ahead: Ahead | None = None) -> SessionReport:
+    """The whole pipeline for one session inside ``tx`` (replay is checked by the caller;
+    ``ahead``: the reads :func:`send_ahead` sent with it)."""
     run = start(tx, session, settings, read=False)
-    prefetch(run, insights)
+    if ahead is None:
+        prefetch(run, insights)
+    else:
+        _take_ahead(run, ahead)
     linked = link_findings(run, insights)
     apply_lifecycle(run, linked)
     progress(run, linked)

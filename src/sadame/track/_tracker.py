@@ -34,12 +34,13 @@ from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._hints import record_merge_hints
 from sadame.track._ingest import (
+    SELECT_HEAD,
     IngestSettings,
     Insight,
     ingest_session,
     parse_insights,
-    read_head,
     replay_stored,
+    send_ahead,
 )
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
@@ -275,17 +276,22 @@ class Tracker:
         writes nothing: the active ruleset is checked before the first session that is new)."""
         reports: list[SessionReport] = []
         settings: IngestSettings | None = None
+        raw, c, tenant = RawCursor.of(conn), self.config, self.tenant
         for user, session, parsed, stamp in sessions:
-            report, seq, version, created, last_seq, counts = read_head(conn, self.tenant, user, session)
+            head = raw.send(SELECT_HEAD, (tenant, user, session, tenant, tenant, user))
+            ahead = send_ahead(raw, tenant, user, parsed, self.ruleset, c.miss_sessions_to_resolve,
+                               c.candidate_expiry_sessions)  # with the head: one round trip on PostgreSQL
+            report, seq, version, created, last_seq, counts = raw.fetch(head)[0]
             if seq is not None:
-                reports.append(replay_stored(conn, self.tenant, user, session, parsed, report, seq))
+                ahead.drain(raw)
+                reports.append(replay_stored(conn, tenant, user, session, parsed, report, seq))
                 continue
             if settings is None:
                 self._refresh(conn, None if version is None else (version, created))
                 settings = self._settings()
             tx = Transaction(conn, self.tenant, user, stamp, self.ruleset,
                              user_row=None if last_seq is None else (last_seq, counts), user_read=True)
-            reports.append(ingest_session(tx, session, parsed, settings))
+            reports.append(ingest_session(tx, session, parsed, settings, ahead))
         return reports
 
     def ingest_many(self, sessions: Iterable[Mapping[str, Any]], *, batch: int = 1) -> Iterator[SessionReport]:
