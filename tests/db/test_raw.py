@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -84,4 +86,20 @@ def test_selects_sent_together_are_fetched_each_with_its_own_rows(db_url: str) -
         raw = RawCursor.of(conn)
         with raw.pipeline():
             raw.fetch(raw.send("SELECT no_such_column FROM track_users"))
+    engine.dispose()
+
+
+def test_a_multi_row_insert_stays_within_the_old_sqlite_limit_of_999_parameters(db_url: str) -> None:
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    columns = ("tenant_id", "user_id", "issue_id", "event", "from_state", "to_state", "actor", "reason", "at",
+               "session_id", "data")
+    sql = f"INSERT INTO track_events ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    rows = [("t", "u", f"i{n:03d}", "create", None, "candidate", "tracker", None, "now", "s", None) for n in range(300)]
+    with engine.begin() as conn:
+        driver = conn.connection.dbapi_connection
+        if engine.dialect.name == "sqlite":  # as a SQLite before 3.32 was built
+            driver.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)  # type: ignore[union-attr]
+        RawCursor.of(conn).insert(sql, rows)  # 3,300 parameters in all
+        assert RawCursor.of(conn).rows("SELECT issue_id FROM track_events ORDER BY id") == [(r[2],) for r in rows]
     engine.dispose()

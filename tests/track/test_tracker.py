@@ -341,3 +341,18 @@ def test_a_tracker_that_read_the_ruleset_before_another_migrated_keys_the_next_s
     assert report.new[0].key == issue_key("踏み込みが弱い", seed) == "insufficient_control"
     assert stale.show("u", report.new[0].issue_id).keys == [{"key": "insufficient_control", "kind": "primary"}]
     stale.close()
+
+
+def test_a_session_of_many_findings_is_stored_whole_through_the_chunked_inserts(db_url: str) -> None:
+    from sadame.db._raw import INSERT_CHUNK
+
+    t = tracker(db_url, config=TrackerConfig(max_new_per_session=1000))
+    texts = [f"過去の指摘{n}番" for n in range(INSERT_CHUNK + 101)]  # more rows than any chunk, on both databases
+    report = t.ingest("u", "s1", texts)
+    assert len(report.new) == len(texts) and t.count_issues("u") == len(texts)
+    issues = t.list_issues("u")
+    assert sorted(i.title for i in issues) == sorted(texts)
+    assert [i.issue_id for i in issues] == sorted(i.issue_id for i in issues)  # inserted in the rows' order (by id)
+    detail = t.show("u", next(i.issue_id for i in issues if i.title == texts[-1]))
+    assert [d.position for d in detail.detections] == [len(texts) - 1] and len(detail.events) == 1
+    t.close()

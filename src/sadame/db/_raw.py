@@ -24,15 +24,18 @@ from sqlalchemy.exc import DBAPIError
 
 from sadame.db._checks import translate_error
 
-__all__ = ["INSERT_CHUNK", "PG_INSERT_PARAMS", "RawCursor"]
+__all__ = ["INSERT_CHUNK", "PG_INSERT_PARAMS", "SQLITE_INSERT_PARAMS", "RawCursor"]
 
 _IN_LIST = "IN (?*)"
 #: ``(postgres, sql, width)`` -> the statement for the driver: built once per process (a cursor
 #: lives for one transaction, so a per-cursor cache was rebuilt every session).
 _PREPARED: dict[tuple[bool, str, int], str] = {}
-#: Rows per multi-row INSERT on SQLite (:meth:`RawCursor.insert`): well below its 32,766
-#: parameters for the widest table (16 columns).
+#: Rows per multi-row INSERT on SQLite (:meth:`RawCursor.insert`), at most: fewer when they would
+#: pass :data:`SQLITE_INSERT_PARAMS` parameters.
 INSERT_CHUNK = 200
+#: Parameters per multi-row INSERT on SQLite: 999 was SQLite's limit before 3.32 (builds that
+#: still have it are about).
+SQLITE_INSERT_PARAMS = 999
 #: Parameters per multi-row INSERT on PostgreSQL: psycopg converts the placeholders of a query
 #: with more than 50 again on every execution (its cache stops there), which costs more than
 #: the statements saved.
@@ -166,15 +169,16 @@ class RawCursor:
 
     def insert(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Insert ``rows`` with ``sql`` (``INSERT INTO t (...) VALUES (?, ...)``, one row's
-        placeholders) as multi-row ``VALUES`` statements (:data:`INSERT_CHUNK` rows each on
-        SQLite, :data:`PG_INSERT_PARAMS` parameters on PostgreSQL), in their order: a statement
-        for several rows instead of one per row (psycopg's ``executemany`` sends each row as a
-        statement of its own, SQLite steps each)."""
+        placeholders) as multi-row ``VALUES`` statements (up to :data:`INSERT_CHUNK` rows and
+        :data:`SQLITE_INSERT_PARAMS` or :data:`PG_INSERT_PARAMS` parameters each), in their
+        order: a statement for several rows instead of one per row (psycopg's ``executemany``
+        sends each row as a statement of its own, SQLite steps each)."""
         batch = list(rows)
         if len(batch) <= 1:
             self.many(sql, batch)
             return
-        size = max(1, PG_INSERT_PARAMS // len(batch[0])) if self.postgres else INSERT_CHUNK
+        budget = PG_INSERT_PARAMS if self.postgres else SQLITE_INSERT_PARAMS
+        size = max(1, min(INSERT_CHUNK, budget // len(batch[0])))
         for start in range(0, len(batch), size):
             chunk = batch[start : start + size]
             stmt = self._values(sql, len(chunk))
