@@ -14,6 +14,7 @@ from sadame.track._ingest import (
     IngestSettings,
     Insight,
     apply_lifecycle,
+    ingest_session,
     link,
     link_findings,
     parse_insights,
@@ -135,3 +136,21 @@ def test_persist_report_writes_detections_and_the_session(db_url: str) -> None:
     assert [tr.event for tr in report.transitions] == ["create"]
     assert t.timeline("u")[0]["new"] == 1
     assert [d.outcome for d in t.show("u", issue_id("attention_issue")).detections] == ["new"]
+
+
+def test_the_pipeline_reading_for_itself_gives_what_the_tracker_gives_with_its_reads_sent_ahead(db_url: str) -> None:
+    t = tracker(db_url)
+    sessions = [["集中が切れる", "タイミングが遅い", "視線が下がる"], ["集中が切れる", "フォームが崩れる"],
+                ["視線が下がる"], ["タイミングが遅い", "集中が切れる"], ["フォームが崩れる"]]
+
+    def outcome(r: object) -> list[tuple[str, list[tuple[str, str]]]]:
+        return [(name, [(e.key, e.tier) for e in getattr(r, name)])
+                for name in ("new", "remaining", "deferred", "absent", "regressions", "filtered")]
+
+    for n, texts in enumerate(sessions):
+        ahead = t.ingest("a", f"s{n}", texts)  # the tracker: reads sent with the first read
+        with transaction(t, "b") as tx:  # the steps on their own: each reads what it needs
+            alone = ingest_session(tx, f"s{n}", parse_insights(texts), t._settings())
+        assert alone.seq == ahead.seq == n + 1
+        assert outcome(alone) == outcome(ahead)
+        assert [(x.event, x.to_state) for x in alone.transitions] == [(x.event, x.to_state) for x in ahead.transitions]

@@ -313,3 +313,46 @@ def test_a_conflict_or_a_bad_session_in_a_batch_keeps_the_sessions_before_it(db_
                             {"user_id": "u5", "session_id": "d", "insights": "text"}], batch=10))
     assert t.users() == ["u1", "u2", "u4"]
     t.close()
+
+
+def test_a_config_or_matcher_set_on_the_tracker_applies_to_the_next_session(db_url: str) -> None:
+    t = tracker(db_url, config=TrackerConfig(max_new_per_session=1))
+    assert len(t.ingest("u", "s1", ["集中が切れる", "タイミングが遅い"]).new) == 1
+    t.config = TrackerConfig(max_new_per_session=2)  # the ingest settings are kept between sessions
+    assert len(t.ingest("u", "s2", ["フォームが崩れる", "視線が下がる"]).new) == 2
+    t.matcher = StaticMatcher({"踏み込みが甘い": ("attention_issue", 0.95)})
+    linked = t.ingest("u", "s3", ["踏み込みが甘い"])
+    assert not linked.new and linked.remaining and linked.remaining[0].tier == "semantic"
+    t.close()
+
+
+def test_a_tracker_that_read_the_ruleset_before_another_migrated_keys_the_next_session_by_the_new_one(
+        db_url: str) -> None:
+    from sadame.track import issue_key, load_ruleset
+
+    seed = load_ruleset("seed-example")
+    stale = Tracker(db_url, tenant="mig")  # the bundled default, pinned by its first ingest
+    assert stale.ingest("u", "s1", ["集中が切れる"]).new[0].key == "attention_issue"
+    other = Tracker(db_url, tenant="mig")
+    other.migrate(seed, apply=True)
+    other.close()
+    report = stale.ingest("u", "s2", ["踏み込みが弱い"])  # keyed before the first read found the change
+    assert report.ruleset_version == seed.version
+    assert report.new[0].key == issue_key("踏み込みが弱い", seed) == "insufficient_control"
+    assert stale.show("u", report.new[0].issue_id).keys == [{"key": "insufficient_control", "kind": "primary"}]
+    stale.close()
+
+
+def test_a_session_of_many_findings_is_stored_whole_through_the_chunked_inserts(db_url: str) -> None:
+    from sadame.db._raw import INSERT_CHUNK
+
+    t = tracker(db_url, config=TrackerConfig(max_new_per_session=1000))
+    texts = [f"過去の指摘{n}番" for n in range(INSERT_CHUNK + 101)]  # more rows than any chunk, on both databases
+    report = t.ingest("u", "s1", texts)
+    assert len(report.new) == len(texts) and t.count_issues("u") == len(texts)
+    issues = t.list_issues("u")
+    assert sorted(i.title for i in issues) == sorted(texts)
+    assert [i.issue_id for i in issues] == sorted(i.issue_id for i in issues)  # inserted in the rows' order (by id)
+    detail = t.show("u", next(i.issue_id for i in issues if i.title == texts[-1]))
+    assert [d.position for d in detail.detections] == [len(texts) - 1] and len(detail.events) == 1
+    t.close()

@@ -84,7 +84,7 @@ def _sqlite_begin(conn: Any) -> None:
     instead of failing when a deferred read would have to be upgraded); a connection with the
     ``sadame_read`` execution option begins deferred, so readers never take the write lock."""
     mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
-    RawCursor(conn).execute(f"BEGIN {mode}")  # on the driver: a statement through Core costs more
+    RawCursor.of(conn).execute(f"BEGIN {mode}")  # on the driver: a statement through Core costs more
 
 
 def _sqlite_read_only(dbapi_connection: Any, _record: Any) -> None:

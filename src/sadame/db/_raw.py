@@ -24,9 +24,22 @@ from sqlalchemy.exc import DBAPIError
 
 from sadame.db._checks import translate_error
 
-__all__ = ["RawCursor"]
+__all__ = ["INSERT_CHUNK", "PG_INSERT_PARAMS", "SQLITE_INSERT_PARAMS", "RawCursor"]
 
 _IN_LIST = "IN (?*)"
+#: ``(postgres, sql, width)`` -> the statement for the driver: built once per process (a cursor
+#: lives for one transaction, so a per-cursor cache was rebuilt every session).
+_PREPARED: dict[tuple[bool, str, int], str] = {}
+#: Rows per multi-row INSERT on SQLite (:meth:`RawCursor.insert`), at most: fewer when they would
+#: pass :data:`SQLITE_INSERT_PARAMS` parameters.
+INSERT_CHUNK = 200
+#: Parameters per multi-row INSERT on SQLite: 999 was SQLite's limit before 3.32 (builds that
+#: still have it are about).
+SQLITE_INSERT_PARAMS = 999
+#: Parameters per multi-row INSERT on PostgreSQL: psycopg converts the placeholders of a query
+#: with more than 50 again on every execution (its cache stops there), which costs more than
+#: the statements saved.
+PG_INSERT_PARAMS = 50
 
 
 class RawCursor:
@@ -38,17 +51,28 @@ class RawCursor:
         self.postgres = self.dialect.name == "postgresql"
         self.cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         self._error: type[BaseException] = self.dialect.loaded_dbapi.Error
-        self._sql: dict[tuple[str, int], str] = {}
+
+    @classmethod
+    def of(cls, conn: Connection) -> RawCursor:
+        """The one cursor of ``conn`` (made on first use): the steps of one transaction share
+        it instead of each opening a cursor of its own (a new one after a reconnect)."""
+        found: RawCursor | None = conn.__dict__.get("_sadame_raw")
+        if found is None or found.cursor.connection is not conn.connection.dbapi_connection:
+            found = conn.__dict__["_sadame_raw"] = cls(conn)
+        return found
 
     def _prepare(self, sql: str, width: int) -> str:
         """``sql`` for this driver, its ``IN (?*)`` list ``width`` values wide."""
-        found = self._sql.get((sql, width))
+        key = (self.postgres, sql, width)
+        found = _PREPARED.get(key)
         if found is None:
             if self.postgres:
                 found = sql.replace(_IN_LIST, "= ANY(?)").replace("?", "%s")
             else:
                 found = sql.replace(_IN_LIST, f"IN ({', '.join('?' * width)})" if width else "IN (NULL)")
-            self._sql[(sql, width)] = found
+            if len(_PREPARED) >= 4096:  # IN lists of many widths: bounded
+                _PREPARED.clear()
+            _PREPARED[key] = found
         return found
 
     def _raise(self, exc: BaseException, sql: str, params: Any, many: bool) -> None:
@@ -71,6 +95,32 @@ class RawCursor:
             return self.cursor.execute(stmt, args)
         except self._error as exc:
             self._raise(exc, stmt, args, False)
+
+    def send(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> Any:
+        """Run a select on a cursor of its own and return it for :meth:`fetch`: in a pipeline,
+        selects sent one after another before the first fetch share one round trip. On SQLite
+        (no round trips) the rows are read at once, on the shared cursor."""
+        if not self.postgres:
+            return None, sql, self.rows(sql, params, values)
+        stmt = self._prepare(sql, 0)
+        args = params if values is None else (*params, list(values))
+        cursor = self.cursor.connection.cursor()
+        try:
+            cursor.execute(stmt, args)
+        except self._error as exc:
+            self._raise(exc, stmt, args, False)
+        return cursor, stmt, args
+
+    def fetch(self, sent: Any) -> list[Any]:
+        """All rows of a select :meth:`send` sent."""
+        cursor, stmt, args = sent
+        if cursor is None:
+            return list(args)
+        try:
+            return list(cursor.fetchall())
+        except self._error as exc:
+            self._raise(exc, stmt, args, False)
+            raise  # pragma: no cover - _raise always raises
 
     def rows(self, sql: str, params: Sequence[Any] = (), values: Sequence[Any] | None = None) -> list[Any]:
         """All rows (tuples) of a select."""
@@ -116,3 +166,36 @@ class RawCursor:
             self.cursor.executemany(stmt, batch)
         except self._error as exc:
             self._raise(exc, stmt, batch, True)
+
+    def insert(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Insert ``rows`` with ``sql`` (``INSERT INTO t (...) VALUES (?, ...)``, one row's
+        placeholders) as multi-row ``VALUES`` statements (up to :data:`INSERT_CHUNK` rows and
+        :data:`SQLITE_INSERT_PARAMS` or :data:`PG_INSERT_PARAMS` parameters each), in their
+        order: a statement for several rows instead of one per row (psycopg's ``executemany``
+        sends each row as a statement of its own, SQLite steps each)."""
+        batch = list(rows)
+        if len(batch) <= 1:
+            self.many(sql, batch)
+            return
+        budget = PG_INSERT_PARAMS if self.postgres else SQLITE_INSERT_PARAMS
+        size = max(1, min(INSERT_CHUNK, budget // len(batch[0])))
+        for start in range(0, len(batch), size):
+            chunk = batch[start : start + size]
+            stmt = self._values(sql, len(chunk))
+            args = [value for row in chunk for value in row]
+            try:
+                self.cursor.execute(stmt, args)
+            except self._error as exc:
+                self._raise(exc, stmt, args, False)
+
+    def _values(self, sql: str, n: int) -> str:
+        """``sql`` for this driver with ``n`` rows of placeholders after its ``VALUES``."""
+        key = (self.postgres, sql, -n)  # negative: not an IN list's width
+        found = _PREPARED.get(key)
+        if found is None:
+            head, sep, row = sql.rpartition(" VALUES ")
+            if not sep or not row.startswith("(") or not row.endswith(")"):
+                raise ValueError(f"not a one-row INSERT ... VALUES (...): {sql[:80]}")
+            found = self._prepare(f"{head} VALUES {', '.join([row] * n)}", 0)
+            _PREPARED[key] = found
+        return found

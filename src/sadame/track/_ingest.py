@@ -43,6 +43,7 @@ from sadame.track._views import LinkTier, Outcome, ReportEntry, SessionReport, T
 __all__ = [
     "MAX_INSIGHTS",
     "MAX_TEXT",
+    "Ahead",
     "IngestRun",
     "IngestSettings",
     "Insight",
@@ -53,8 +54,11 @@ __all__ = [
     "link_findings",
     "parse_insights",
     "persist_report",
+    "prefetch",
     "progress",
     "replay",
+    "replay_stored",
+    "send_ahead",
     "start",
 ]
 
@@ -66,6 +70,15 @@ NEUTRAL_CONFIDENCE = 0.5
 # Run on the driver's cursor (``tx.raw``, see sadame.db._raw): each is one statement per session.
 _WHERE = "tenant_id = ? AND user_id = ?"
 SELECT_SESSION = f"SELECT report, seq FROM track_sessions WHERE {_WHERE} AND session_id = ?"
+#: A session's first read, one statement instead of three: the session if it was stored
+#: (replay), the identity of the tenant's active ruleset and the user's counters. Each is at
+#: most one row, found by its primary or unique key (outer joins of a one-row select). Its row:
+#: ``(report, seq)`` of the stored session (None, None when it is new), ``(version, created_at)``
+#: of the active ruleset, ``(last_seq, counts)`` of the user.
+SELECT_HEAD = ("SELECT s.report, s.seq, r.version, r.created_at, u.last_seq, u.counts FROM (SELECT 1 AS one) o "
+               "LEFT JOIN track_sessions s ON s.tenant_id = ? AND s.user_id = ? AND s.session_id = ? "
+               "LEFT JOIN track_rulesets r ON r.tenant_id = ? AND r.active = 1 "
+               "LEFT JOIN track_users u ON u.tenant_id = ? AND u.user_id = ?")
 SELECT_SESSION_INPUT = (f"SELECT text, kind, confidence FROM track_detections WHERE {_WHERE} AND seq = ? "
                         "ORDER BY position")
 # no issue_id test: it made SQLite pick the issue index
@@ -78,6 +91,15 @@ SELECT_DUE = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHER
               f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= ?) "
               f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= ?)) ORDER BY clock_seq, id")
 # every unmerged issue, for the matcher and the improvement/return cues (not run without them)
+# The same two reads sent with the session's first read (see send_ahead), before its sequence number
+# is known: the user's last_seq read in the statement (a one-row primary-key lookup; no user, no rows).
+_LAST = f"(SELECT last_seq FROM track_users WHERE {_WHERE})"
+SELECT_PREVIOUS_AHEAD = (f"SELECT text, key, issue_id, outcome FROM track_detections WHERE {_WHERE} AND seq = {_LAST} "
+                         "AND kind = 'issue' ORDER BY position")
+SELECT_DUE_AHEAD = (f"SELECT {', '.join(ISSUE_COLUMNS)} FROM track_issues WHERE {_WHERE} AND merged_into IS NULL "
+                    f"AND ((status = '{Status.OPEN.value}' AND clock_seq <= {_LAST} + ?) "
+                    f"OR (status = '{Status.CANDIDATE.value}' AND clock_seq <= {_LAST} + ?)) ORDER BY clock_seq, id")
+_DUE_ID, _DUE_STATUS = ISSUE_COLUMNS.index("issue_id"), ISSUE_COLUMNS.index("status")
 SELECT_POOL = f"SELECT issue_id, title, key, status FROM track_issues WHERE {_WHERE} AND merged_into IS NULL ORDER BY id"
 _DETECTION_COLUMNS = ("tenant_id", "user_id", "session_id", "seq", "position", "text", "kind", "confidence", "key",
                       "issue_id", "tier", "link_confidence", "outcome", "at")
@@ -147,18 +169,22 @@ def parse_insights(insights: object) -> list[Insight]:
 def replay(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight]) -> SessionReport | None:
     """The stored report when this session was ingested before with the same findings; raises
     :class:`SessionConflict` when the session id was used with different findings."""
-    raw = RawCursor(conn)
-    row = raw.first(SELECT_SESSION, (tenant, user, session))
-    if row is None:
-        return None
-    stored = [(r[0], r[1], r[2]) for r in raw.rows(SELECT_SESSION_INPUT, (tenant, user, row[1]))]
+    row = RawCursor.of(conn).first(SELECT_SESSION, (tenant, user, session))
+    return None if row is None else replay_stored(conn, tenant, user, session, insights, row[0], row[1])
+
+
+def replay_stored(conn: Connection, tenant: str, user: str, session: str, insights: list[Insight],
+                  report: str, seq: int) -> SessionReport:
+    """:func:`replay` of a session whose stored ``report`` and ``seq`` were read already."""
+    raw = RawCursor.of(conn)
+    stored = [(r[0], r[1], r[2]) for r in raw.rows(SELECT_SESSION_INPUT, (tenant, user, seq))]
     given = [(i.text, i.kind, i.confidence) for i in insights]
     if stored != given:
         raise SessionConflict(f"session {session!r} of user {user!r} was already ingested with different "
                               f"findings ({len(stored)} stored, {len(given)} given); use a new session id")
-    report = SessionReport.from_dict(json.loads(row[0]))
-    report.replayed = True
-    return report
+    found = SessionReport.from_dict(json.loads(report))
+    found.replayed = True
+    return found
 
 
 # -- step 3: start -------------------------------------------------------------------------
@@ -210,22 +236,99 @@ class IngestRun:
     candidates: list[MatchCandidate] | None = None
     touched: set[str] = field(default_factory=set)
     improved: set[str] = field(default_factory=set)  #: issues an improvement finding named this session
+    keyed: tuple[list[str], list[str]] | None = None  #: the findings' normalized texts and keys (see prefetch)
+    due: list[Any] | None = None  #: the issues due to change, read by :func:`prefetch` (else by the lifecycle step)
 
     @property
     def ruleset(self) -> Ruleset:
         return self.tx.ruleset
 
 
-def start(tx: Transaction, session: str, settings: IngestSettings) -> IngestRun:
-    """Take the next sequence number and read the previous session's surfaced findings."""
+def start(tx: Transaction, session: str, settings: IngestSettings, *, read: bool = True) -> IngestRun:
+    """Take the next sequence number and read the previous session's surfaced findings
+    (``read=False``: :func:`prefetch` reads them)."""
     seq = tx.last_seq = tx.last_seq + 1
     report = SessionReport(user_id=tx.user, session_id=session, at=tx.at, seq=seq, ruleset_version=tx.ruleset.version)
     run = IngestRun(tx, session, seq, settings, report)
-    if seq > 1:
-        for text, key, iid, outcome in tx.raw.rows(SELECT_PREVIOUS, (*tx.scope_args, seq - 1)):
-            if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
-                run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
+    if read and seq > 1:
+        _keep_previous(run, tx.raw.rows(SELECT_PREVIOUS, (*tx.scope_args, seq - 1)))
     return run
+
+
+def _keep_previous(run: IngestRun, rows: Sequence[Any]) -> None:
+    for text, key, iid, outcome in rows:
+        if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
+            run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
+
+
+def _keyed(run: IngestRun, insights: Sequence[Insight]) -> tuple[list[str], list[str]]:
+    """Each finding's normalized text and key (each text normalized once)."""
+    if run.keyed is None:
+        norms = [normalize_issue_text(ins.text, run.ruleset) for ins in insights]
+        run.keyed = norms, [n or issue_key(ins.text, run.ruleset) for ins, n in zip(insights, norms, strict=True)]
+    return run.keyed
+
+
+def _due_args(run: IngestRun) -> tuple[Any, ...]:
+    s = run.settings
+    return (*run.tx.scope_args, run.seq - s.miss_sessions_to_resolve, run.seq - s.candidate_expiry_sessions)
+
+
+def prefetch(run: IngestRun, insights: Sequence[Insight]) -> None:
+    """The reads that need nothing but the sequence number and the keys, sent together: the
+    previous session's findings, the findings' keys and the issues due to change. On PostgreSQL's
+    pipeline that is one round trip instead of three; on SQLite the same three statements."""
+    tx = run.tx
+    digests = sorted({issue_id(k) for k in _keyed(run, insights)[1]})
+    previous = tx.raw.send(SELECT_PREVIOUS, (*tx.scope_args, run.seq - 1)) if run.seq > 1 else None
+    keys = tx.raw.send(SELECT_KEYS, tx.scope_args, digests) if digests else None
+    due = tx.raw.send(SELECT_DUE, _due_args(run))
+    if previous is not None:
+        _keep_previous(run, tx.raw.fetch(previous))
+    if keys is not None:
+        run.links = {r[0]: (r[1], r[2]) for r in tx.raw.fetch(keys)}
+    run.due = tx.raw.fetch(due)
+
+
+@dataclass
+class Ahead:
+    """Reads sent with a session's first read (:func:`send_ahead`), fetched by :func:`ingest_session`."""
+
+    ruleset: Ruleset  #: the ruleset the keys were made with
+    keyed: tuple[list[str], list[str]]
+    previous: Any
+    keys: Any
+    due: Any
+
+    def drain(self, raw: RawCursor) -> None:
+        """Fetch and drop the rows (a replayed session needs none of them)."""
+        for sent in (self.previous, self.keys, self.due):
+            if sent is not None:
+                raw.fetch(sent)
+
+
+def send_ahead(raw: RawCursor, tenant: str, user: str, insights: Sequence[Insight], ruleset: Ruleset,
+               miss_sessions: int, expiry_sessions: int) -> Ahead:
+    """:func:`prefetch`'s three reads, sent before the session's first read is fetched (the
+    sequence number comes from the user's row inside each statement; the keys are made with the
+    tracker's ruleset, and made and read again if the first read finds the active one changed):
+    on PostgreSQL's pipeline the first read and these share one round trip."""
+    norms = [normalize_issue_text(ins.text, ruleset) for ins in insights]
+    keys = [n or issue_key(ins.text, ruleset) for ins, n in zip(insights, norms, strict=True)]
+    digests = sorted({issue_id(k) for k in keys})
+    scope = (tenant, user)
+    return Ahead(ruleset, (norms, keys), raw.send(SELECT_PREVIOUS_AHEAD, (*scope, *scope)),
+                 raw.send(SELECT_KEYS, scope, digests) if digests else None,
+                 raw.send(SELECT_DUE_AHEAD, (*scope, *scope, 1 - miss_sessions, *scope, 1 - expiry_sessions)))
+
+
+def _take_ahead(run: IngestRun, ahead: Ahead) -> None:
+    raw = run.tx.raw
+    _keep_previous(run, raw.fetch(ahead.previous))
+    links = {r[0]: (r[1], r[2]) for r in raw.fetch(ahead.keys)} if ahead.keys is not None else {}
+    if ahead.ruleset is run.ruleset:
+        run.keyed, run.links = ahead.keyed, links  # else link_findings keys and reads them again
+    run.due = raw.fetch(ahead.due)
 
 
 # -- step 4: link --------------------------------------------------------------------------
@@ -299,11 +402,10 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) 
 def link_findings(run: IngestRun, insights: Sequence[Insight]) -> list[Linked]:
     """Key every finding, look the keys up in one query, and link each finding (creating an
     issue for a problem nothing links to)."""
-    tx = run.tx
-    norms = [normalize_issue_text(ins.text, run.ruleset) for ins in insights]  # each text normalized once
-    keys = [n or issue_key(ins.text, run.ruleset) for ins, n in zip(insights, norms, strict=True)]
+    tx, prefetched = run.tx, run.keyed is not None
+    norms, keys = _keyed(run, insights)
     digests = sorted({issue_id(k) for k in keys})
-    if digests:
+    if digests and not prefetched:
         run.links = {r[0]: (r[1], r[2]) for r in tx.raw.rows(SELECT_KEYS, tx.scope_args, digests)}
     # one query for linked issues, previous session's issues and ids new keys would take
     tx.load(sorted({v[0] for v in run.links.values()} | {p[2] for p in run.previous} | set(digests)))
@@ -387,13 +489,12 @@ def _improve(run: IngestRun, item: Linked) -> None:
 def _expire_absent(run: IngestRun) -> None:
     """Absence: open issues missed N sessions resolve, candidates missed M sessions expire."""
     tx, s = run.tx, run.settings
-    rows = [dict(zip(ISSUE_COLUMNS, r, strict=True)) for r in tx.raw.rows(SELECT_DUE, (
-        *tx.scope_args, run.seq - s.miss_sessions_to_resolve, run.seq - s.candidate_expiry_sessions))]
+    rows = tx.raw.rows(SELECT_DUE, _due_args(run)) if run.due is None else run.due
     for r in rows:
-        tx.keep([r[c] for c in ISSUE_COLUMNS])
+        tx.keep(r)
     for status, limit, ev in ((Status.OPEN, s.miss_sessions_to_resolve, Event.MISS_LIMIT),
                               (Status.CANDIDATE, s.candidate_expiry_sessions, Event.EXPIRE)):
-        due = [r["issue_id"] for r in rows if r["status"] == status.value]
+        due = [r[_DUE_ID] for r in rows if r[_DUE_STATUS] == status]
         for iid in due:
             if iid in run.touched or tx.issues[iid]["status"] != status.value:
                 continue
@@ -474,8 +575,12 @@ def _fill_lists(run: IngestRun, linked: list[Linked]) -> None:
 def _detection(run: IngestRun, item: Linked) -> tuple[Any, ...]:
     """One detection row, in the order of ``_DETECTION_COLUMNS``."""
     return (run.tx.tenant, run.tx.user, run.session, run.seq, item.position, item.insight.text, item.insight.kind,
-            item.insight.confidence, item.key, item.target, item.tier.value,
-            None if item.created else item.link_confidence, item.outcome.value, run.tx.at)
+            item.insight.confidence, item.key, item.target, _PLAIN_STR[item.tier],
+            None if item.created else item.link_confidence, _PLAIN_STR[item.outcome], run.tx.at)
+
+
+#: A tier or outcome as a plain ``str`` for the driver (``.value`` is a slower property).
+_PLAIN_STR: dict[str, str] = {m: m.value for m in (*LinkTier, *Outcome)}
 
 
 def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
@@ -484,7 +589,7 @@ def persist_report(run: IngestRun, linked: list[Linked]) -> SessionReport:
     _fill_lists(run, linked)
     r.transitions = [TransitionEntry(e["issue_id"], e["event"], e["from_state"], e["to_state"], e["reason"])
                      for e in tx.events]
-    tx.raw.many(INSERT_DETECTION, [_detection(run, item) for item in linked])
+    tx.raw.insert(INSERT_DETECTION, [_detection(run, item) for item in linked])
     tx.flush()
     tx.raw.execute(INSERT_SESSION, (
         tx.tenant, tx.user, run.session, run.seq, tx.at, tx.ruleset.version, len(r.new), tx.counts.get("open", 0),
@@ -500,9 +605,15 @@ def _fields(value: Any) -> Any:
     return value.__dict__
 
 
-def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings) -> SessionReport:
-    """The whole pipeline for one session inside ``tx`` (replay is checked by the caller)."""
-    run = start(tx, session, settings)
+def ingest_session(tx: Transaction, session: str, insights: list[Insight], settings: IngestSettings,
+                   ahead: Ahead | None = None) -> SessionReport:
+    """The whole pipeline for one session inside ``tx`` (replay is checked by the caller;
+    ``ahead``: the reads :func:`send_ahead` sent with it)."""
+    run = start(tx, session, settings, read=False)
+    if ahead is None:
+        prefetch(run, insights)
+    else:
+        _take_ahead(run, ahead)
     linked = link_findings(run, insights)
     apply_lifecycle(run, linked)
     progress(run, linked)

@@ -33,7 +33,15 @@ from sadame.db._raw import RawCursor
 from sadame.track import _queries as queries
 from sadame.track._errors import InvalidInsight, MergeError, MigrationNeedsReview, SessionConflict, TrackError
 from sadame.track._hints import record_merge_hints
-from sadame.track._ingest import IngestSettings, Insight, ingest_session, parse_insights, replay
+from sadame.track._ingest import (
+    SELECT_HEAD,
+    IngestSettings,
+    Insight,
+    ingest_session,
+    parse_insights,
+    replay_stored,
+    send_ahead,
+)
 from sadame.track._lifecycle import Event
 from sadame.track._matching import IssueMatcher
 from sadame.track._merge import merge_into, migrate_tenant, set_active_ruleset, unmerge_issue
@@ -122,6 +130,7 @@ class Tracker:
         # An explicit ruleset is used as given; otherwise the tenant's active one, re-read
         # whenever another process (``track migrate --apply``) changed it -- see _refresh().
         self._explicit = ruleset is not None
+        self._made_settings: tuple[Ruleset, IssueMatcher | None, TrackerConfig, IngestSettings] | None = None
         self._active: tuple[str, str] | None = None
         stored = self._stored_ruleset()
         self.ruleset = ruleset if ruleset is not None else (stored or default_ruleset())
@@ -144,14 +153,21 @@ class Tracker:
         return float(value) if value is not None else float(getattr(self.ruleset.thresholds, name))
 
     def _settings(self) -> IngestSettings:
+        """The ingest settings of the current ruleset, matcher and config (built again only when
+        one of them was replaced: a migration, or an attribute set on the tracker)."""
+        made = self._made_settings
+        if made is not None and made[0] is self.ruleset and made[1] is self.matcher and made[2] is self.config:
+            return made[3]
         c = self.config
-        return IngestSettings(
+        settings = IngestSettings(
             token_overlap=self._threshold("token_overlap"), open_confidence=self._threshold("open_confidence"),
             detection_match=self._threshold("detection_match"),
             improvement_match=self._threshold("improvement_match"), max_new=c.max_new_per_session,
             miss_sessions_to_resolve=c.miss_sessions_to_resolve,
             candidate_expiry_sessions=c.candidate_expiry_sessions, matcher=self.matcher,
             matcher_timeout=c.matcher_timeout)
+        self._made_settings = (self.ruleset, self.matcher, self.config, settings)
+        return settings
 
     def _stored_ruleset(self) -> Ruleset | None:
         with self._read() as conn:
@@ -164,26 +180,28 @@ class Tracker:
         self._active = (row.version, row.created_at)
         return parse_ruleset(json.loads(row.content), source="stored")
 
-    def _refresh(self, conn: Connection) -> None:
+    def _refresh(self, conn: Connection, active: tuple[Any, Any] | bool | None = True) -> None:
         """Inside a write: use the tenant's active ruleset as it is now (one primary-key row).
 
         Another process may have migrated the tenant since this tracker read it; the active
         row's (version, created_at) tells, and only a change costs a parse. With no active
         ruleset yet, the first write pins this tracker's one, so a later change of the bundled
-        default cannot silently change keys (migrate changes it).
+        default cannot silently change keys (migrate changes it). ``active``: the row's
+        ``(version, created_at)`` when the caller read it in this transaction (None: there is
+        none), ``True`` to read it here.
         """
-        raw = RawCursor(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
-        active = raw.first(_SELECT_ACTIVE, (self.tenant,))
-        if active is None:
+        raw = RawCursor.of(conn)  # not SQLAlchemy: ingest runs this in psycopg's pipeline mode
+        row: Any = raw.first(_SELECT_ACTIVE, (self.tenant,)) if active is True else active
+        if row is None:
             stamp = to_iso(None)
             raw.execute(_INSERT_RULESET, (self.tenant, self.ruleset.version, self.ruleset.name,
                                           json.dumps(self.ruleset.to_dict(), ensure_ascii=False), stamp))
             self._active = (self.ruleset.version, stamp)
-        elif (active[0], active[1]) != self._active:
+        elif (row[0], row[1]) != self._active:
             if not self._explicit:
-                content = raw.first(_SELECT_CONTENT, (self.tenant, active[0]))[0]
+                content = raw.first(_SELECT_CONTENT, (self.tenant, row[0]))[0]
                 self.ruleset = parse_ruleset(json.loads(content), source="stored")
-            self._active = (active[0], active[1])
+            self._active = (row[0], row[1])
 
     def _read(self) -> Connection:
         return self.engine.connect().execution_options(sadame_read=True)
@@ -191,18 +209,22 @@ class Tracker:
     def _write(self, users: Sequence[str], fn: Callable[[Connection], T], *, pipeline: bool = False) -> T:
         """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts.
         ``pipeline``: on PostgreSQL in psycopg's pipeline mode (see ``RawCursor.pipeline``; for
-        ingest, whose statements run on the driver's cursor)."""
+        ingest, whose statements run on the driver's cursor), its ``COMMIT`` sent in the pipeline
+        too: ``fn``'s result is returned only after the server answered the ``COMMIT``."""
         attempts = self.config.retries
         for attempt in range(attempts):
             try:
                 with self.engine.begin() as conn:
                     if self.is_sqlite:
                         return fn(conn)
-                    raw = RawCursor(conn)
+                    raw = RawCursor.of(conn)
                     with raw.pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
-                        return fn(conn)
+                        result = fn(conn)
+                        if pipeline:  # COMMIT travels with the last writes: one round trip for both, at
+                            raw.execute("COMMIT")  # the pipeline's end, which raises its error; then
+                        return result  # SQLAlchemy's commit finds the connection idle and does nothing
             except (IntegrityError, OperationalError) as exc:
                 if attempt == attempts - 1 and isinstance(exc, OperationalError):
                     first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "busy"
@@ -254,15 +276,22 @@ class Tracker:
         writes nothing: the active ruleset is checked before the first session that is new)."""
         reports: list[SessionReport] = []
         settings: IngestSettings | None = None
+        raw, c, tenant = RawCursor.of(conn), self.config, self.tenant
         for user, session, parsed, stamp in sessions:
-            stored = replay(conn, self.tenant, user, session, parsed)
-            if stored is None:
-                if settings is None:
-                    self._refresh(conn)
-                    settings = self._settings()
-                stored = ingest_session(Transaction(conn, self.tenant, user, stamp, self.ruleset), session, parsed,
-                                        settings)
-            reports.append(stored)
+            head = raw.send(SELECT_HEAD, (tenant, user, session, tenant, tenant, user))
+            ahead = send_ahead(raw, tenant, user, parsed, self.ruleset, c.miss_sessions_to_resolve,
+                               c.candidate_expiry_sessions)  # with the head: one round trip on PostgreSQL
+            report, seq, version, created, last_seq, counts = raw.fetch(head)[0]
+            if seq is not None:
+                ahead.drain(raw)
+                reports.append(replay_stored(conn, tenant, user, session, parsed, report, seq))
+                continue
+            if settings is None:
+                self._refresh(conn, None if version is None else (version, created))
+                settings = self._settings()
+            tx = Transaction(conn, self.tenant, user, stamp, self.ruleset,
+                             user_row=None if last_seq is None else (last_seq, counts), user_read=True)
+            reports.append(ingest_session(tx, session, parsed, settings, ahead))
         return reports
 
     def ingest_many(self, sessions: Iterable[Mapping[str, Any]], *, batch: int = 1) -> Iterator[SessionReport]:

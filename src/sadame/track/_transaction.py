@@ -11,16 +11,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, event, func, select
+from sqlalchemy import Connection, Engine, Table, UniqueConstraint, bindparam, event, func, select
 from sqlalchemy.sql.elements import BindParameter
 
 from sadame.db._raw import RawCursor
 from sadame.track._errors import IllegalTransition, InvalidInsight, IssueNotFound
-from sadame.track._lifecycle import Event, Status, transition
+from sadame.track._lifecycle import TRANSITIONS, Event, Status, transition
 from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow, RulesetRow, SessionRow, UserRow
 from sadame.track._ruleset import Ruleset, issue_id, strip_label
 from sadame.track._views import IssueView
@@ -68,11 +70,25 @@ _AT = {c: n for n, c in enumerate(ISSUE_COLUMNS)}
 _ID_AT = _AT["issue_id"]
 _WHERE = "tenant_id = ? AND user_id = ?"
 _MUTABLE = [k for k in ISSUE_COLUMNS if k not in ("tenant_id", "user_id", "issue_id")]
+_INDEXED = {c.name for ix in ISSUES.indexes for c in ix.columns} | {
+    c.name for uc in ISSUES.constraints if isinstance(uc, UniqueConstraint) for c in uc.columns}
+#: Columns no index holds: an update writes them all (the row is rewritten anyway), so issues
+#: whose indexed columns changed alike share one statement.
+_PLAIN = tuple(c for c in _MUTABLE if c not in _INDEXED)
+#: Indexed columns (status, clock_seq, merged_into): written only when changed, because writing
+#: even the same value rewrites the index entry (a page more in the commit).
+_KEYED = tuple(c for c in _MUTABLE if c in _INDEXED)
+_PLAIN_OF = operator.itemgetter(*_PLAIN)
+#: A status or event as a plain ``str`` (what the drivers bind; ``.value`` is a slower property).
+_PLAIN_STR: dict[str, str] = {m: m.value for m in (*Status, *Event)}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_ROW_OF = operator.itemgetter(*ISSUE_COLUMNS)
 SELECT_USER = f"SELECT last_seq, counts FROM track_users WHERE {_WHERE}"
 SELECT_ISSUES = f"SELECT {_COLS} FROM track_issues WHERE {_WHERE} AND issue_id IN (?*)"
 INSERT_ISSUE = f"INSERT INTO track_issues ({_COLS}) VALUES ({', '.join('?' * len(ISSUE_COLUMNS))})"
 INSERT_KEY = "INSERT INTO track_keys (tenant_id, user_id, key_digest, key, issue_id, kind) VALUES (?, ?, ?, ?, ?, ?)"
 _EVENT_COLUMNS = ("issue_id", "event", "from_state", "to_state", "actor", "reason", "at", "session_id", "data")
+_EVENT_OF = operator.itemgetter(*_EVENT_COLUMNS)
 INSERT_EVENT = (f"INSERT INTO track_events (tenant_id, user_id, {', '.join(_EVENT_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * (len(_EVENT_COLUMNS) + 2))})")
 UPDATE_USER = f"UPDATE track_users SET last_seq = ?, counts = ? WHERE {_WHERE}"
@@ -92,7 +108,7 @@ def check_name(value: object, what: str) -> str:
         raise InvalidInsight(f"{what} must be a non-empty string, got {value!r}")
     if len(value) > _ID_LIMIT[what] or "\x00" in value:
         raise InvalidInsight(f"{what} is too long or contains NUL (max {_ID_LIMIT[what]} characters)")
-    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+    if _CONTROL.search(value):
         raise InvalidInsight(f"{what} must not contain control characters: {value!r}")
     if what == "user_id" and any(ch in _ID_FORBIDDEN for ch in value):
         raise InvalidInsight(f"user_id must not contain '/' or '\\' (it is a URL path segment): {value!r}")
@@ -139,7 +155,7 @@ def sqlite_immediate(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         mode = "DEFERRED" if conn.get_execution_options().get("sadame_read") else "IMMEDIATE"
-        RawCursor(conn).execute(f"BEGIN {mode}")
+        RawCursor.of(conn).execute(f"BEGIN {mode}")
 
 
 def issue_view(row: Mapping[Any, Any]) -> IssueView:
@@ -161,12 +177,15 @@ def title_of(text: str, ruleset: Ruleset) -> str:
 class Transaction:
     """One locked transaction for one tenant+user: buffered writes, counts, events."""
 
-    def __init__(self, conn: Connection, tenant: str, user: str, at: str, ruleset: Ruleset) -> None:
+    def __init__(self, conn: Connection, tenant: str, user: str, at: str, ruleset: Ruleset, *,
+                 user_row: Sequence[Any] | None = None, user_read: bool = False) -> None:
+        """``user_read``: the caller read the user's ``(last_seq, counts)`` row in this
+        transaction already (``user_row``, None when there is none), so it is not read again."""
         self.conn, self.tenant, self.user, self.at, self.ruleset = conn, tenant, user, at, ruleset
         self.params = {"t": tenant, "u": user}
-        self.raw = RawCursor(conn)
+        self.raw = RawCursor.of(conn)
         self.scope_args = (tenant, user)
-        row = self.raw.first(SELECT_USER, self.scope_args)
+        row = user_row if user_read else self.raw.first(SELECT_USER, self.scope_args)
         self.user_exists = row is not None
         self.last_seq: int = row[0] if row else 0
         self.counts: dict[str, int] = json.loads(row[1]) if row else {}
@@ -226,8 +245,8 @@ class Transaction:
         """Run ``ev`` through the transition table; log and count it when the status changes."""
         issue = self.get(iid)
         before = issue["status"]
-        try:
-            after = transition(before, ev).value
+        try:  # the table first (a stored status is a str equal to its Status); transition() names an illegal one
+            after = _PLAIN_STR[TRANSITIONS.get((before, ev)) or transition(before, ev)]
         except IllegalTransition:
             if strict:
                 raise
@@ -235,7 +254,7 @@ class Transaction:
         if after == before:
             return None
         self.set_status(iid, after)
-        return self.log(iid, ev.value, before, after, actor=actor, reason=reason, session_id=session_id)
+        return self.log(iid, _PLAIN_STR[ev], before, after, actor=actor, reason=reason, session_id=session_id)
 
     def set_status(self, iid: str, after: str) -> None:
         """Change a status and keep the per-user counts right (merged issues are not counted)."""
@@ -284,11 +303,11 @@ class Transaction:
     def flush(self) -> None:
         """Write every buffered change: new and changed issues, keys, events, the user's counters."""
         raw, issues, scope = self.raw, self.issues, self.scope_args
-        raw.many(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
+        raw.insert(INSERT_ISSUE, [[issues[i][c] for c in ISSUE_COLUMNS] for i in sorted(self.new_ids)])
         self._update_issues()
-        raw.many(INSERT_KEY, self.new_keys)
+        raw.insert(INSERT_KEY, self.new_keys)
         self.new_keys = []
-        raw.many(INSERT_EVENT, [[*scope, *(e[c] for c in _EVENT_COLUMNS)] for e in self.events])
+        raw.insert(INSERT_EVENT, [(*scope, *_EVENT_OF(e)) for e in self.events])
         self._write_user()
         for i in self.new_ids | self.dirty:  # written whole if changed again in this transaction
             self.stored.pop(i, None)
@@ -297,16 +316,18 @@ class Transaction:
         self.events.clear()
 
     def _update_issues(self) -> None:
-        """One UPDATE per set of changed columns (one set, usually): an unchanged indexed column
-        is not rewritten, so its indexes are not touched; a row that did not change is not written."""
+        """One UPDATE per set of changed indexed columns (see ``_KEYED``; every column no index
+        holds is written with them): an unchanged indexed column is not rewritten, so its indexes
+        are not touched; a row that did not change is not written."""
         groups: dict[tuple[str, ...], list[list[Any]]] = {}
         for i in sorted(self.dirty - self.new_ids):
             issue, before = self.issues[i], self.stored.get(i)
-            cols = tuple(c for c in _MUTABLE if before is None or issue[c] != before[_AT[c]])
-            if cols:
-                groups.setdefault(cols, []).append([*(issue[c] for c in cols), *self.scope_args, i])
-        for cols, rows in groups.items():
-            self.raw.many(_update_sql(cols), rows)
+            if before is not None and _ROW_OF(issue) == before:
+                continue
+            keyed = tuple(c for c in _KEYED if before is None or issue[c] != before[_AT[c]])
+            groups.setdefault(keyed, []).append([*_PLAIN_OF(issue), *(issue[c] for c in keyed), *self.scope_args, i])
+        for keyed, rows in groups.items():
+            self.raw.many(_update_sql(_PLAIN + keyed), rows)
 
     def _write_user(self) -> None:
         counts = json.dumps({k: v for k, v in sorted(self.counts.items()) if v}, sort_keys=True)
