@@ -638,10 +638,14 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
             m = _drop_positions(m, pair)
     if Equivalence.COMMA in chosen and m.text:
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
-    if Equivalence.COLON_SPACE in chosen and m.text:
-        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
-        if dropped:
-            m = _drop_positions(m, dropped)
+    if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
+        mask: bytearray | None = None
+        for run in _COLON_SPACE.finditer(m.text):
+            if mask is None:
+                mask = bytearray(b"\x01") * len(m.text)
+            mask[run.end(1) : run.end()] = bytes(run.end() - run.end(1))
+        if mask is not None:  # (the whitespace after each colon goes: kept runs copied whole)
+            m = m.keep(mask, _COLON_SPACE.sub(r"\1", m.text))
     return m
 
 
@@ -735,6 +739,8 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if len(text) == len(m.text):
         return Mapped(text, m.starts, m.ends)
     cjk = flags.whitespace is WhitespaceMode.CJK
+    if cjk:
+        return _cjk_whitespace_mapped(m, text)
     size = len(m.text)
     mask = bytearray(b"\x01") * size
     # output positions and ends of the kept runs of several characters (compact: a source may
@@ -754,6 +760,36 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         else:
             mask[a:b] = bytes(b - a)
             gone += b - a
+    kept = m.keep(mask, text)
+    if widened:
+        ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
+        for position, end in zip(widened, widened_ends, strict=True):
+            ends[position] = end
+        kept = Mapped(kept.text, kept.starts, ends)
+    return kept
+
+
+# A whitespace run the ``cjk`` mode keeps (as one space): inside the text, between two
+# characters that are not CJK (see _cjk_keeps_run). Runs are maximal: the lookbehind admits a
+# run's start only, and a shorter match would end before whitespace.
+_NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
+_CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
+
+
+def _cjk_whitespace_mapped(m: Mapped, text: str) -> Mapped:
+    """The ``cjk`` mode's maps: every whitespace character goes (one translate to a keep-mask)
+    but the first of each run kept, which spans its whole run; a step per kept run only."""
+    mask = bytearray(_keep_mask(m.text, _WS_SET))
+    widened, widened_ends = offsets(), offsets()
+    last = kept_before = 0  # characters kept before ``last``
+    for run in _CJK_KEPT_RUN.finditer(m.text):
+        a, b = run.span()
+        mask[a] = 1
+        if b - a > 1:
+            kept_before += mask.count(1, last, a)
+            last = a
+            widened.append(kept_before)
+            widened_ends.append(max(m.ends[a:b]))
     kept = m.keep(mask, text)
     if widened:
         ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
