@@ -636,7 +636,7 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         pair = _wrapping_pair(m.text)
         if pair is not None:
             m = _drop_positions(m, pair)
-    if Equivalence.COMMA in chosen and m.text:
+    if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
         mask: bytearray | None = None
@@ -645,7 +645,7 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
                 mask = bytearray(b"\x01") * len(m.text)
             mask[run.end(1) : run.end()] = bytes(run.end() - run.end(1))
         if mask is not None:  # (the whitespace after each colon goes: kept runs copied whole)
-            m = m.keep(mask, _COLON_SPACE.sub(r"\1", m.text))
+            m = m.keep(mask)
     return m
 
 
