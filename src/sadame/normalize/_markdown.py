@@ -161,8 +161,13 @@ def markdown_mask(text: str) -> bytearray:
         start = text.rfind("\n", 0, found.start()) + 1
         newline = text.find("\n", found.start())
         end = len(text) if newline == -1 else newline
-        flags[start:end] = bytes(end - start)
-        _strip_line(text, start, end, mask)
+        if _ANY_INLINE.search(text, start, end) is None:  # a line marker only: it goes
+            marker = _LINE_MARKER.match(text, start, end)
+            assert marker is not None
+            flags[start : marker.end()] = bytes(marker.end() - start)
+        else:
+            flags[start:end] = bytes(end - start)
+            _strip_line(text, start, end, mask)
         found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
     return flags
 
