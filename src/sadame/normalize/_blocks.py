@@ -464,8 +464,18 @@ class LazyOffsets:
             fine.alone += fine.cuts[i + 1] - fine.cuts[i]
         return known
 
+    def _fine_mapped_text(self, fine: _FineIndex, i: int) -> str:
+        """Fine block ``i``'s normalized text, its offsets computed with it when it is new."""
+        known = fine.texts[i]
+        if known is None:
+            self._fine_span(fine, i, -1)
+            known = fine.texts[i]
+            assert known is not None
+        return known
+
     def _fine_span(self, fine: _FineIndex, i: int, j: int) -> tuple[int, int]:
-        """The original span of character ``j`` of fine block ``i``'s normalized text."""
+        """The original span of character ``j`` of fine block ``i``'s normalized text (-1: only
+        compute the block's offsets, returning (-1, -1))."""
         batched = fine.batched.get(i)
         if batched is None:
             assert self._block_flags is not None
@@ -476,6 +486,8 @@ class LazyOffsets:
                 fine.known += fine.cuts[i + 1] - a
             fine.alone += fine.cuts[i + 1] - a
             batched = fine.batched[i] = (m.starts, m.ends, 0, a)
+        if j < 0:
+            return -1, -1
         starts, ends, first, shift = batched
         return starts[first + j] + shift, ends[first + j] + shift
 
@@ -557,7 +569,7 @@ class LazyOffsets:
         cuts, marked, limit = fine.cuts, 0, _SPARSE_UNTIL * len(self.original)
         for needle in needles:
             for lo, hi in self._needle_spans(fine, needle):
-                end = min(hi + 2, len(wanted))
+                end = min(hi + 1, len(wanted))
                 if wanted.count(0, lo, end):
                     marked += sum(cuts[i + 1] - cuts[i] for i in range(lo, end) if not wanted[i])
                     wanted[lo:end] = b"\x01" * (end - lo)
@@ -676,7 +688,9 @@ class LazyOffsets:
             # normalized character is that CJK character, alone (see _stable and the module
             # docstring), known without normalizing the block.
             return None if region.lo == 0 else (fine.cuts[region.lo] - 2, fine.cuts[region.lo] - 1)
-        block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_text(fine, b)), -1)
+        # (the blocks after are normalized with their offsets at once: the first one that
+        # has a normalized character is then mapped without a second pass over it)
+        block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_mapped_text(fine, b)), -1)
         return None if block < 0 else self._fine_span(fine, block, 0)
 
     def _coarse_span(self, region: Region, index: int) -> tuple[int, int] | None:
