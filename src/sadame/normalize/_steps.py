@@ -68,6 +68,24 @@ def offsets(values: Iterable[int] = ()) -> array[int]:
     return array(OFFSET_TYPE, values)
 
 
+def _counting(size: int) -> array[int]:
+    """``offsets(range(size))``, a block of Python ints at a time (``array.fromlist`` of a list
+    is faster than an array read from an iterator; the block bounds the temporary list)."""
+    out = offsets()
+    for lo in range(0, size, _BLOCK * 4):
+        out.fromlist(list(range(lo, min(size, lo + _BLOCK * 4))))
+    return out
+
+
+def _compressed(values: array[int], mask: bytes | bytearray) -> array[int]:
+    """``offsets(itertools.compress(values, mask))``, a block at a time (as :func:`_counting`)."""
+    out = offsets()
+    step = _BLOCK * 4
+    for lo in range(0, len(values), step):
+        out.fromlist(list(itertools.compress(values[lo : lo + step], mask[lo : lo + step])))
+    return out
+
+
 class _Builder:
     """The output maps of a step, allocated once at their final size (or an upper bound)
     and filled in order: no regrowth, so no transient copy of a whole map."""
@@ -162,7 +180,7 @@ class Mapped:
 
     @classmethod
     def identity(cls, text: str) -> Mapped:
-        starts = offsets(range(len(text)))
+        starts = _counting(len(text))
         ends = starts[1:]  # one copy of the array, not a second walk over a range
         if text:
             ends.append(len(text))
@@ -179,8 +197,7 @@ class Mapped:
         if text is None:
             text = _kept_runs(self.text, mask)
         if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
-            return Mapped(text, offsets(itertools.compress(self.starts, mask)),
-                          offsets(itertools.compress(self.ends, mask)))
+            return Mapped(text, _compressed(self.starts, mask), _compressed(self.ends, mask))
         out = _Builder(size)
         pos = mask.find(1)
         while pos != -1:
