@@ -161,11 +161,13 @@ class _FineIndex:
         marked = _fine_cut_pattern().sub("\n" + mark, original)
         cuts = array("I", itertools.accumulate(map(len, marked.split(mark)), initial=0))
         in_nfkc = not nfkc or unicodedata.is_normalized("NFKC", marked)
-        if not in_nfkc:
+        if in_nfkc:  # (the blocks' NFKC is the text: nothing to split or join again)
+            nfkc_text, nfkc_bounds = original, cuts
+        else:
             marked = unicodedata.normalize("NFKC", marked)
-        pieces = marked.split(mark)
-        nfkc_text = "".join(pieces)
-        nfkc_bounds = array("I", itertools.accumulate(map(len, pieces), initial=0))
+            pieces = marked.split(mark)
+            nfkc_text = "".join(pieces)
+            nfkc_bounds = array("I", itertools.accumulate(map(len, pieces), initial=0))
         skeletons = _skeleton_of(marked).split(mark)
         bounds = array("I", itertools.accumulate(map(len, skeletons), initial=0))
         links = sorted({bisect.bisect_right(nfkc_bounds, m.start()) - 1 for m in _LINK.finditer(nfkc_text)})
