@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import markdown_mask
+from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -458,7 +458,12 @@ def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -
 # -- markdown_strip -------------------------------------------------------------------
 
 
+_MARKDOWN_MAY_CHANGE = _MAY_CHANGE.search
+
+
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
+    if _MARKDOWN_MAY_CHANGE(text) is None:  # (no marker, no inline character: a mask of ones)
+        return text
     return _kept_runs(text, markdown_mask(text))
 
 
