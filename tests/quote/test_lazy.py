@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -132,9 +133,12 @@ def _find_loop(source: str, quote: str, limit: int) -> list[tuple[int, int]]:
     limit=st.integers(1, 5),
 )
 def test_raw_occurrences_of_one_pass_equal_a_find_loop_per_quote(source: str, quotes: list[str], limit: int) -> None:
+    from sadame.quote import _verify
     from sadame.quote._verify import _MAX_RAW_MATCHES, _raw_occurrences
 
-    found = _raw_occurrences(source, quotes, limit)
+    assert _raw_occurrences(source, quotes, limit) is None  # (fewer than _PASS_FROM: a find loop each)
+    with patch.object(_verify, "_PASS_FROM", 2):
+        found = _raw_occurrences(source, quotes, limit)
     if found is None:  # only past the cap on matches (a find loop per quote then)
         assert sum(len(_find_loop(source, q, 10**6)) for q in quotes) > 0
         overlapping = sum(1 for q in quotes for i in range(len(source)) if source.startswith(q, i))
@@ -149,6 +153,10 @@ def test_raw_occurrences_of_one_pass_equal_a_find_loop_per_quote(source: str, qu
 def test_a_batch_past_the_raw_match_cap_gets_the_results_of_one_by_one() -> None:
     source = "漢字" * 5000 + "\n- **保守性**: 不足\n"
     quotes = ["漢字", "字漢", "保守性: 不足", "漢"]
-    assert [r.to_dict() for r in verify_quotes(quotes, source)] == [
+    from sadame.quote import _verify
+
+    with patch.object(_verify, "_PASS_FROM", 2):
+        batch = verify_quotes(quotes, source)
+    assert [r.to_dict() for r in batch] == [
         r.to_dict() for q in quotes for r in verify_quotes([q], source)
     ]
