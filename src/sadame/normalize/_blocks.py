@@ -555,11 +555,13 @@ class LazyOffsets:
 
     def prefetch(self, needles: list[str]) -> None:
         """Normalize with offsets, in one call, every fine block :meth:`regions` of
-        ``needles`` and the alignment of their hits may read, so that none is normalized
-        alone (a call per block costs several times its characters). Those are each skeleton
-        match's blocks, reached out over lower bounds of the blocks' normalized lengths
-        (:meth:`_low`: a superset of what :meth:`regions` reaches), with the block after
-        (the character after a hit; the one before is known without it, see char_span). Blocks joined in order, adjacent or not,
+        ``needles`` may read, so that few are normalized alone (a call per block costs several
+        times its characters). Those are each skeleton match's blocks, reached out over lower
+        bounds of the blocks' normalized lengths (:meth:`_low`: a superset of what
+        :meth:`regions` reaches). The block after them is not taken: only a hit that ends its
+        region reads it (the character after the hit, mapped when asked; the one before is
+        known without a block, see char_span), and taking it for every match normalized about
+        twice the characters. Blocks joined in order, adjacent or not,
         meet as at a cut, so their text normalized at once is theirs joined, offsets
         shifted. Nothing is done unless :meth:`sparse`; when the blocks would hold more than
         half of the text, its whole plain text is built instead (as regions() past half of the
