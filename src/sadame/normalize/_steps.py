@@ -60,7 +60,7 @@ _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
 _BLOCK = 1 << 11  # positions copied or selected at once (bounds temporary objects)
 _JOIN_EVERY = 256  # small output strings joined into one at a time
-_RUN_COST = 64  # a run copied costs about as much as this many characters filtered
+_RUN_COST = 12  # a run copied costs about as much as this many characters filtered
 
 
 def offsets(values: Iterable[int] = ()) -> array[int]:
@@ -198,14 +198,28 @@ class Mapped:
             text = _kept_runs(self.text, mask)
         if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
             return Mapped(text, _compressed(self.starts, mask), _compressed(self.ends, mask))
-        out = _Builder(size)
-        pos = mask.find(1)
+        # The maps at their final size, each kept run slice-assigned (a long run a block at a
+        # time: no temporary copy of a whole map).
+        starts, ends = offsets((0,)) * size, offsets((0,)) * size
+        from_starts, from_ends, find, length, block = self.starts, self.ends, mask.find, len(mask), _BLOCK * 8
+        at = 0
+        pos = find(1)
         while pos != -1:
-            end = mask.find(0, pos)
-            end = len(mask) if end == -1 else end
-            out.copy(self, pos, end)
-            pos = mask.find(1, end)
-        return out.done(text)
+            end = find(0, pos)
+            if end == -1:
+                end = length
+            while end - pos > block:
+                starts[at : at + block] = from_starts[pos : pos + block]
+                ends[at : at + block] = from_ends[pos : pos + block]
+                at += block
+                pos += block
+            starts[at : at + end - pos] = from_starts[pos:end]
+            ends[at : at + end - pos] = from_ends[pos:end]
+            at += end - pos
+            pos = find(1, end)
+        if at != len(text):  # pragma: no cover - a step's maps must match its text
+            raise AssertionError(f"offset maps of {at} for a text of {len(text)}")
+        return Mapped(text, starts, ends)
 
     def select(self, keep: Iterable[int], size: int) -> Mapped:
         """The ``size`` characters at positions ``keep`` (ascending), a block at a time."""
