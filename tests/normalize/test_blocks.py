@@ -151,7 +151,7 @@ def test_a_piece_in_nfkc_of_a_text_that_is_not_keeps_chunk_spans() -> None:
     assert fine is not None and not fine.in_nfkc
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(blocks_module, "_SPARSE_UNTIL", 2.0)
-        lazy.prefetch(["あ"])
+        lazy.prefetch(["あ", "漢\u0301字"])
     assert 1 in fine.batched
     assert lazy._fine_span(fine, 1, 0) == (full.starts[2], full.ends[2]) == (3, 5)
     check_same(text, "quote", 1)

@@ -33,3 +33,11 @@ def test_a_prepared_source_equals_normalizing_for_each_use_separately() -> None:
 def test_line_index_gives_one_based_line_and_column() -> None:
     lines = LineIndex("ab\ncd\n\nef")
     assert [lines.at(i) for i in (0, 1, 3, 6, 7, 8)] == ["1:1", "1:2", "2:1", "3:1", "4:1", "4:2"]
+
+
+def test_an_equal_source_built_anew_finds_the_entry_and_a_different_one_does_not() -> None:
+    parts = ["引用元の", "文章です。", "\ud800"]  # (a lone surrogate is a str like any other)
+    first = prepared_source("".join(parts), "quote", 10)
+    again = "".join(parts[:1]) + "".join(parts[1:])
+    assert again is not "".join(parts) and prepared_source(again, "quote", 10) is first
+    assert prepared_source("".join(parts) + " ", "quote", 10) is not first

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -114,3 +115,48 @@ def test_threads_sharing_a_new_sources_map_get_the_serial_results() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         got = list(pool.map(lambda _i: [r.to_dict() for r in verify_quotes(quotes, source)], range(16)))
     assert all(g == expected for g in got)
+
+
+def _find_loop(source: str, quote: str, limit: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos = source.find(quote)
+    while pos != -1 and len(spans) < limit:
+        spans.append((pos, pos + len(quote)))
+        pos = source.find(quote, pos + len(quote))
+    return spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    source=st.text(alphabet="ab漢字\U0001f200", max_size=60),
+    quotes=st.lists(st.text(alphabet="ab漢字\U0001f200", min_size=1, max_size=4), min_size=2, max_size=8, unique=True),
+    limit=st.integers(1, 5),
+)
+def test_raw_occurrences_of_one_pass_equal_a_find_loop_per_quote(source: str, quotes: list[str], limit: int) -> None:
+    from sadame.quote import _verify
+    from sadame.quote._verify import _MAX_RAW_MATCHES, _raw_occurrences
+
+    assert _raw_occurrences(source, quotes, limit) is None  # (fewer than _PASS_FROM: a find loop each)
+    with patch.object(_verify, "_PASS_FROM", 2):
+        found = _raw_occurrences(source, quotes, limit)
+    if found is None:  # only past the cap on matches (a find loop per quote then)
+        assert sum(len(_find_loop(source, q, 10**6)) for q in quotes) > 0
+        overlapping = sum(1 for q in quotes for i in range(len(source)) if source.startswith(q, i))
+        assert overlapping > _MAX_RAW_MATCHES * len(quotes)
+        return
+    assert {q: [(s.start, s.end) for s in spans] for q, spans in found.items()} == {
+        q: _find_loop(source, q, limit) for q in quotes
+    }
+    assert all(source[s.start : s.end] == s.text == q for q, spans in found.items() for s in spans)
+
+
+def test_a_batch_past_the_raw_match_cap_gets_the_results_of_one_by_one() -> None:
+    source = "漢字" * 5000 + "\n- **保守性**: 不足\n"
+    quotes = ["漢字", "字漢", "保守性: 不足", "漢"]
+    from sadame.quote import _verify
+
+    with patch.object(_verify, "_PASS_FROM", 2):
+        batch = verify_quotes(quotes, source)
+    assert [r.to_dict() for r in batch] == [
+        r.to_dict() for q in quotes for r in verify_quotes([q], source)
+    ]

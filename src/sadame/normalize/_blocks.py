@@ -161,11 +161,13 @@ class _FineIndex:
         marked = _fine_cut_pattern().sub("\n" + mark, original)
         cuts = array("I", itertools.accumulate(map(len, marked.split(mark)), initial=0))
         in_nfkc = not nfkc or unicodedata.is_normalized("NFKC", marked)
-        if not in_nfkc:
+        if in_nfkc:  # (the blocks' NFKC is the text: nothing to split or join again)
+            nfkc_text, nfkc_bounds = original, cuts
+        else:
             marked = unicodedata.normalize("NFKC", marked)
-        pieces = marked.split(mark)
-        nfkc_text = "".join(pieces)
-        nfkc_bounds = array("I", itertools.accumulate(map(len, pieces), initial=0))
+            pieces = marked.split(mark)
+            nfkc_text = "".join(pieces)
+            nfkc_bounds = array("I", itertools.accumulate(map(len, pieces), initial=0))
         skeletons = _skeleton_of(marked).split(mark)
         bounds = array("I", itertools.accumulate(map(len, skeletons), initial=0))
         links = sorted({bisect.bisect_right(nfkc_bounds, m.start()) - 1 for m in _LINK.finditer(nfkc_text)})
@@ -464,8 +466,18 @@ class LazyOffsets:
             fine.alone += fine.cuts[i + 1] - fine.cuts[i]
         return known
 
+    def _fine_mapped_text(self, fine: _FineIndex, i: int) -> str:
+        """Fine block ``i``'s normalized text, its offsets computed with it when it is new."""
+        known = fine.texts[i]
+        if known is None:
+            self._fine_span(fine, i, -1)
+            known = fine.texts[i]
+            assert known is not None
+        return known
+
     def _fine_span(self, fine: _FineIndex, i: int, j: int) -> tuple[int, int]:
-        """The original span of character ``j`` of fine block ``i``'s normalized text."""
+        """The original span of character ``j`` of fine block ``i``'s normalized text (-1: only
+        compute the block's offsets, returning (-1, -1))."""
         batched = fine.batched.get(i)
         if batched is None:
             assert self._block_flags is not None
@@ -476,6 +488,8 @@ class LazyOffsets:
                 fine.known += fine.cuts[i + 1] - a
             fine.alone += fine.cuts[i + 1] - a
             batched = fine.batched[i] = (m.starts, m.ends, 0, a)
+        if j < 0:
+            return -1, -1
         starts, ends, first, shift = batched
         return starts[first + j] + shift, ends[first + j] + shift
 
@@ -541,11 +555,13 @@ class LazyOffsets:
 
     def prefetch(self, needles: list[str]) -> None:
         """Normalize with offsets, in one call, every fine block :meth:`regions` of
-        ``needles`` and the alignment of their hits may read, so that none is normalized
-        alone (a call per block costs several times its characters). Those are each skeleton
-        match's blocks, reached out over lower bounds of the blocks' normalized lengths
-        (:meth:`_low`: a superset of what :meth:`regions` reaches), with the block after
-        (the character after a hit; the one before is known without it, see char_span). Blocks joined in order, adjacent or not,
+        ``needles`` may read, so that few are normalized alone (a call per block costs several
+        times its characters). Those are each skeleton match's blocks, reached out over lower
+        bounds of the blocks' normalized lengths (:meth:`_low`: a superset of what
+        :meth:`regions` reaches). The block after them is not taken: only a hit that ends its
+        region reads it (the character after the hit, mapped when asked; the one before is
+        known without a block, see char_span), and taking it for every match normalized about
+        twice the characters. Blocks joined in order, adjacent or not,
         meet as at a cut, so their text normalized at once is theirs joined, offsets
         shifted. Nothing is done unless :meth:`sparse`; when the blocks would hold more than
         half of the text, its whole plain text is built instead (as regions() past half of the
@@ -557,7 +573,7 @@ class LazyOffsets:
         cuts, marked, limit = fine.cuts, 0, _SPARSE_UNTIL * len(self.original)
         for needle in needles:
             for lo, hi in self._needle_spans(fine, needle):
-                end = min(hi + 2, len(wanted))
+                end = min(hi + 1, len(wanted))
                 if wanted.count(0, lo, end):
                     marked += sum(cuts[i + 1] - cuts[i] for i in range(lo, end) if not wanted[i])
                     wanted[lo:end] = b"\x01" * (end - lo)
@@ -676,7 +692,9 @@ class LazyOffsets:
             # normalized character is that CJK character, alone (see _stable and the module
             # docstring), known without normalizing the block.
             return None if region.lo == 0 else (fine.cuts[region.lo] - 2, fine.cuts[region.lo] - 1)
-        block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_text(fine, b)), -1)
+        # (the blocks after are normalized with their offsets at once: the first one that
+        # has a normalized character is then mapped without a second pass over it)
+        block = next((b for b in range(region.hi + 1, len(fine.texts)) if self._fine_mapped_text(fine, b)), -1)
         return None if block < 0 else self._fine_span(fine, block, 0)
 
     def _coarse_span(self, region: Region, index: int) -> tuple[int, int] | None:

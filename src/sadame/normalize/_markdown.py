@@ -61,30 +61,65 @@ _INLINE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("_", re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])")),
 )
 _ANY_INLINE = re.compile(r"[\[*_~`]")
+# What a line needs for _strip_line to change it: a line marker with more than indentation
+# (a ``>``, a heading, bullet or ordered-list marker after the indentation), or a character
+# an inline rule or a code span starts with. Any other line is kept whole.
+_MAY_CHANGE = re.compile(r"^[ \t]*(?:>|#{1,6}[ \t]|[-*+][ \t]|[0-9]{1,9}[.)][ \t])|[\[*_~`]", re.MULTILINE)
 
 
 def _apply_inline(text: str, start: int, end: int, out: _Sink) -> None:
-    """Append to ``out`` the positions ``start..end`` of ``text`` kept after inline stripping."""
+    """Append to ``out`` the positions ``start..end`` of ``text`` kept after inline stripping.
+
+    The rules apply in order, each to what the ones before it kept. What is kept is tracked
+    as runs of original positions (``runs``, whose texts joined are ``segment``), cut a match
+    at a time: the work is a few steps per match, never per character."""
     segment = text[start:end]
     if not _ANY_INLINE.search(segment):
         out.extend(range(start, end))
         return
-    positions = list(range(start, end))
+    runs = [(start, end)]
     for trigger, pattern in _INLINE:
-        if len(positions) < 2:
+        if len(segment) < 2:
             break
         if trigger not in segment:
             continue
-        drop: set[int] = set()
+        kept: list[tuple[int, int]] = []  # (start, end) of segment kept, in order
+        pos = 0
         for match in pattern.finditer(segment):
             content_start, content_end = match.span(1)
-            drop.update(range(match.start(), content_start))
-            drop.update(range(content_end, match.end()))
-        if drop:
-            kept = [i for i in range(len(positions)) if i not in drop]
-            positions = [positions[i] for i in kept]
-            segment = "".join([segment[i] for i in kept])
-    out.extend(positions)
+            if match.start() > pos:
+                kept.append((pos, match.start()))
+            if content_end > content_start:
+                kept.append((content_start, content_end))
+            pos = match.end()
+        if not kept and pos == 0:
+            continue  # no match
+        if pos < len(segment):
+            kept.append((pos, len(segment)))
+        runs = _cut_runs(runs, kept)
+        segment = "".join([segment[a:b] for a, b in kept])
+    for a, b in runs:
+        out.extend(range(a, b))
+
+
+def _cut_runs(runs: list[tuple[int, int]], kept: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The original runs of the ``kept`` ranges of the text that ``runs`` (original ranges,
+    in order) spell out joined."""
+    out: list[tuple[int, int]] = []
+    i, base = 0, 0  # runs[i] spells segment[base : base + its length]
+    for a, b in kept:
+        while a >= base + runs[i][1] - runs[i][0]:
+            base += runs[i][1] - runs[i][0]
+            i += 1
+        while a < b:
+            lo, hi = runs[i]
+            take = min(b, base + hi - lo)
+            out.append((lo + a - base, lo + take - base))
+            a = take
+            if a < b:
+                base += hi - lo
+                i += 1
+    return out
 
 
 def _strip_line(text: str, start: int, end: int, out: _Sink) -> None:
@@ -113,10 +148,28 @@ def markdown_keep(text: str) -> array[int]:
 
 
 def markdown_mask(text: str) -> bytearray:
-    """One byte per character of ``text``: 1 where it survives Markdown stripping."""
+    """One byte per character of ``text``: 1 where it survives Markdown stripping.
+
+    Only the lines that may change are stripped (a line marker with more than indentation,
+    or a character an inline rule or a code span needs: :data:`_MAY_CHANGE`); every other
+    character is kept as it is, without a step per line."""
     mask = _Mask(len(text))
-    _strip(text, mask)
-    return mask.flags
+    flags = mask.flags
+    flags[:] = b"\x01" * len(text)
+    found = _MAY_CHANGE.search(text)
+    while found is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        newline = text.find("\n", found.start())
+        end = len(text) if newline == -1 else newline
+        if _ANY_INLINE.search(text, start, end) is None:  # a line marker only: it goes
+            marker = _LINE_MARKER.match(text, start, end)
+            assert marker is not None
+            flags[start : marker.end()] = bytes(marker.end() - start)
+        else:
+            flags[start:end] = bytes(end - start)
+            _strip_line(text, start, end, mask)
+        found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
+    return flags
 
 
 def _strip(text: str, out: _Sink) -> None:

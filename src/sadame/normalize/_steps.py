@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import markdown_mask
+from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -60,12 +60,30 @@ _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 OFFSET_TYPE = "I"  # unsigned 32-bit: texts up to 4 G characters
 _BLOCK = 1 << 11  # positions copied or selected at once (bounds temporary objects)
 _JOIN_EVERY = 256  # small output strings joined into one at a time
-_RUN_COST = 64  # a run copied costs about as much as this many characters filtered
+_RUN_COST = 12  # a run copied costs about as much as this many characters filtered
 
 
 def offsets(values: Iterable[int] = ()) -> array[int]:
     """A compact offset map (see the module docstring)."""
     return array(OFFSET_TYPE, values)
+
+
+def _counting(size: int) -> array[int]:
+    """``offsets(range(size))``, a block of Python ints at a time (``array.fromlist`` of a list
+    is faster than an array read from an iterator; the block bounds the temporary list)."""
+    out = offsets()
+    for lo in range(0, size, _BLOCK * 4):
+        out.fromlist(list(range(lo, min(size, lo + _BLOCK * 4))))
+    return out
+
+
+def _compressed(values: array[int], mask: bytes | bytearray) -> array[int]:
+    """``offsets(itertools.compress(values, mask))``, a block at a time (as :func:`_counting`)."""
+    out = offsets()
+    step = _BLOCK * 4
+    for lo in range(0, len(values), step):
+        out.fromlist(list(itertools.compress(values[lo : lo + step], mask[lo : lo + step])))
+    return out
 
 
 class _Builder:
@@ -162,7 +180,7 @@ class Mapped:
 
     @classmethod
     def identity(cls, text: str) -> Mapped:
-        starts = offsets(range(len(text)))
+        starts = _counting(len(text))
         ends = starts[1:]  # one copy of the array, not a second walk over a range
         if text:
             ends.append(len(text))
@@ -179,16 +197,29 @@ class Mapped:
         if text is None:
             text = _kept_runs(self.text, mask)
         if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
-            return Mapped(text, offsets(itertools.compress(self.starts, mask)),
-                          offsets(itertools.compress(self.ends, mask)))
-        out = _Builder(size)
-        pos = mask.find(1)
+            return Mapped(text, _compressed(self.starts, mask), _compressed(self.ends, mask))
+        # The maps at their final size, each kept run slice-assigned (a long run a block at a
+        # time: no temporary copy of a whole map).
+        starts, ends = offsets((0,)) * size, offsets((0,)) * size
+        from_starts, from_ends, find, length, block = self.starts, self.ends, mask.find, len(mask), _BLOCK * 8
+        at = 0
+        pos = find(1)
         while pos != -1:
-            end = mask.find(0, pos)
-            end = len(mask) if end == -1 else end
-            out.copy(self, pos, end)
-            pos = mask.find(1, end)
-        return out.done(text)
+            end = find(0, pos)
+            if end == -1:
+                end = length
+            while end - pos > block:
+                starts[at : at + block] = from_starts[pos : pos + block]
+                ends[at : at + block] = from_ends[pos : pos + block]
+                at += block
+                pos += block
+            starts[at : at + end - pos] = from_starts[pos:end]
+            ends[at : at + end - pos] = from_ends[pos:end]
+            at += end - pos
+            pos = find(1, end)
+        if at != len(text):  # pragma: no cover - a step's maps must match its text
+            raise AssertionError(f"offset maps of {at} for a text of {len(text)}")
+        return Mapped(text, starts, ends)
 
     def select(self, keep: Iterable[int], size: int) -> Mapped:
         """The ``size`` characters at positions ``keep`` (ascending), a block at a time."""
@@ -441,7 +472,12 @@ def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -
 # -- markdown_strip -------------------------------------------------------------------
 
 
+_MARKDOWN_MAY_CHANGE = _MAY_CHANGE.search
+
+
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
+    if _MARKDOWN_MAY_CHANGE(text) is None:  # (no marker, no inline character: a mask of ones)
+        return text
     return _kept_runs(text, markdown_mask(text))
 
 
@@ -636,12 +672,16 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         pair = _wrapping_pair(m.text)
         if pair is not None:
             m = _drop_positions(m, pair)
-    if Equivalence.COMMA in chosen and m.text:
+    if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
-    if Equivalence.COLON_SPACE in chosen and m.text:
-        dropped = [i for run in _COLON_SPACE.finditer(m.text) for i in range(run.end(1), run.end())]
-        if dropped:
-            m = _drop_positions(m, dropped)
+    if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
+        mask: bytearray | None = None
+        for run in _COLON_SPACE.finditer(m.text):
+            if mask is None:
+                mask = bytearray(b"\x01") * len(m.text)
+            mask[run.end(1) : run.end()] = bytes(run.end() - run.end(1))
+        if mask is not None:  # (the whitespace after each colon goes: kept runs copied whole)
+            m = m.keep(mask)
     return m
 
 
@@ -735,6 +775,8 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if len(text) == len(m.text):
         return Mapped(text, m.starts, m.ends)
     cjk = flags.whitespace is WhitespaceMode.CJK
+    if cjk:
+        return _cjk_whitespace_mapped(m, text)
     size = len(m.text)
     mask = bytearray(b"\x01") * size
     # output positions and ends of the kept runs of several characters (compact: a source may
@@ -754,6 +796,36 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         else:
             mask[a:b] = bytes(b - a)
             gone += b - a
+    kept = m.keep(mask, text)
+    if widened:
+        ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
+        for position, end in zip(widened, widened_ends, strict=True):
+            ends[position] = end
+        kept = Mapped(kept.text, kept.starts, ends)
+    return kept
+
+
+# A whitespace run the ``cjk`` mode keeps (as one space): inside the text, between two
+# characters that are not CJK (see _cjk_keeps_run). Runs are maximal: the lookbehind admits a
+# run's start only, and a shorter match would end before whitespace.
+_NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
+_CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
+
+
+def _cjk_whitespace_mapped(m: Mapped, text: str) -> Mapped:
+    """The ``cjk`` mode's maps: every whitespace character goes (one translate to a keep-mask)
+    but the first of each run kept, which spans its whole run; a step per kept run only."""
+    mask = bytearray(_keep_mask(m.text, _WS_SET))
+    widened, widened_ends = offsets(), offsets()
+    last = kept_before = 0  # characters kept before ``last``
+    for run in _CJK_KEPT_RUN.finditer(m.text):
+        a, b = run.span()
+        mask[a] = 1
+        if b - a > 1:
+            kept_before += mask.count(1, last, a)
+            last = a
+            widened.append(kept_before)
+            widened_ends.append(max(m.ends[a:b]))
     kept = m.keep(mask, text)
     if widened:
         ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)

@@ -6,15 +6,16 @@ time. A :class:`PreparedSource` -- the verifier (which keeps the normalized sour
 the number index and the line index -- is built once per source and preset: the source
 is normalized with offsets **once** for both quotes and numbers when the preset starts
 with grounding's steps (NFKC, Markdown: ``quote``, ``decoration``, ``numeric``), the
-quote preset continuing from there. Entries are kept by the SHA-256 of the source (and
-the preset), least recently used first out, with at most ``MAX_CACHED_CHARS`` source
+quote preset continuing from there. Entries are kept by the source itself (and the
+preset): a ``str`` key is hashed once per string object and compared whole on a hash match,
+so an entry is found only for an equal source, and the entry holds the source anyway (its
+verifier does). Least recently used first out, with at most ``MAX_CACHED_CHARS`` source
 characters in all.
 """
 
 from __future__ import annotations
 
 import bisect
-import hashlib
 import re
 import threading
 from collections import OrderedDict
@@ -70,14 +71,14 @@ def prepare_source(source: str, preset: str, max_spans: int) -> PreparedSource:
 
 
 class _SourceCache(Generic[T]):
-    """Values derived from a source, by (SHA-256 of the source, variant)."""
+    """Values derived from a source, by (source, variant)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: OrderedDict[tuple[str, str], tuple[int, T]] = OrderedDict()
 
     def get(self, source: str, variant: str, build: Callable[[], T]) -> T:
-        key = (hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(), variant)
+        key = (source, variant)  # (a digest of the source cost more than its hash: no key is kept besides it)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
