@@ -127,7 +127,8 @@ def _child(case: str, size: int, mode: str) -> dict[str, Any]:
             from sadame.web import WebSettings, create_app
 
             app = create_app(f"sqlite:///{tmp}/bench.db", settings=WebSettings(judge_fallback=None))
-            client = TestClient(app)
+            # the app answers only its allowed hosts (TestClient's default "testserver" gets a 400)
+            client = TestClient(app, base_url="http://127.0.0.1")
             client.post(route, content=b"{}", headers={"content-type": "application/json"})  # warm up
         else:
             _call_library("/api/quote/ground", {"claim": "1", "source": "1"})  # warm up imports
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"| {case} | {mode} | {label} | - | - | - | {r['error']} |")
                     continue
                 slow = size > 100_000 and (r["seconds"] >= TARGET_SECONDS or r["extra_mb"] >= TARGET_EXTRA_MB)
-                misses += slow or r["status"] >= 500
+                misses += slow or r["status"] not in (200, 413)  # a 400 or 500 measured no check
                 print(
                     f"| {case} | {mode} | {r['bytes']:,} | {r['status']} | {r['seconds']:.3f} "
                     f"| {r['extra_mb']:.1f} | {r['answer']:,} |"
