@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses"]
+__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -522,7 +522,8 @@ def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     """〜やすい / 〜にくい: as good as the verb, turned round for a problem verb; 〜にくくなった of
     what happens to its subject is progress (息が上がりにくくなった, 焼きムラが出にくくなった)."""
     t = tokens[head]
-    bad = _lemma_in(t, lex.problem_verbs)
+    bad = _lemma_in(t, lex.problem_verbs) or (t.pos[0] == "名詞" and (
+        _lemma_in(t, lex.problem_nouns) or _problem_stem(t, lex)))  # 空回りしやすい: a fault noun + する
     lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
     lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
     if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
@@ -1325,3 +1326,61 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
     """:func:`read_clauses` of the whole ``text`` (for tests and examples)."""
     return read_clauses(analyze(text[:2_000]), negative)
+
+
+#: Auxiliaries and verbs after which ため is a cause (切り込んでいるため, 切り上げたため, 多いため), not a purpose.
+_CAUSE_BEFORE = frozenset({"た", "だ", "ない", "ず", "ぬ", "いる", "ある", "おる", "てる"})
+
+
+def _cause_split(tokens: Sequence[Token]) -> int | None:
+    """Where a cause in 〜ため、 ends (墨線の内側まで切り込んでいるため、): ため after a past, a
+    negation, 〜ている or an adjective, followed by a pause or に; 上達するために (a purpose) is not one."""
+    for i in range(1, len(tokens) - 1):
+        t, prev, nxt = tokens[i], tokens[i - 1], tokens[i + 1]
+        if t.surface not in ("ため", "為") or t.pos[0] != "名詞":
+            continue
+        cause = prev.lemma in _CAUSE_BEFORE or prev.pos[0] == "形容詞"
+        if cause and (nxt.pos[0] in ("空白", "補助記号") or nxt.surface == "に"):
+            return i
+    return None
+
+
+def _judged(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
+    """Some word of ``tokens`` is judged by the lexicon: good (均一, そろう, a "can"; not a bare 〜やすい,
+    浮きやすい) or a fault (崩れる, 落ちる, a problem word of the ruleset), negated or not."""
+    good = lex.positive_states | lex.positive_nouns | lex.better_words | _FURTHER
+    bad = lex.problem_verbs | lex.negative_states | lex.problem_nouns
+    text = "".join(t.surface for t in tokens)
+    can = [i for i, t in enumerate(tokens) if _potential(t) or _can_form(t) or t.lemma in ("できる", "出来る")]
+    can = [i for i in can if i + 1 == len(tokens) or tokens[i + 1].lemma not in ("ず", "ない", "ぬ")]  # つかめずに
+    return bool(can) or any(_lemma_in(t, good | bad) for t in tokens) or any(w in text for w in negative)
+
+
+def _good_token(token: Token, good: frozenset[str]) -> bool:
+    """``token`` is one of the ``good`` words: by its lemma for a verb (伸びなく is no 伸び), never an
+    auxiliary (まし of ました is no まし)."""
+    if token.pos[0] == "助動詞":
+        return False
+    return token.lemma in good or token.normalized in good or (token.pos[0] != "動詞" and token.surface in good)
+
+
+def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """A cause in 〜ため、 that is nothing good, then a result that no word judges (切り込んでいるため、
+    ほぞが細くなり、がたつきが出ている; 手のひらが外を向いているため、腕が空回りしやすい): a coach
+    explains a cause to account for a fault, so the result's reading by default (an unmarked change, a
+    neutral 〜なくなった, a neutral 〜やすい) does not make it progress. A good cause (丁寧に行ったため)
+    or a judged result (崩れなくなった, 均一になってきた) is read as usual."""
+    split = _cause_split(tokens)
+    if split is None or split < 2:
+        return False
+    start = max((i + 1 for i in range(split) if tokens[i].surface in ("。", "．")), default=0)
+    end = next((i for i in range(split, len(tokens)) if tokens[i].surface in ("。", "．")), len(tokens))
+    cause, result = tokens[start:split], tokens[split + 1 : end]
+    lex = lexicon()
+    good = lex.positive_states | lex.positive_nouns | lex.better_words  # 詰めている: no "can" here
+    reading = read_clauses(cause, negative)
+    if not result or any(_good_token(t, good) for t in cause) or reading in ("better", "praise"):
+        return False
+    if reading == "problem" and not any(_good_token(t, good) for t in result):
+        return True  # 上体が突っ込んでいるため、球が高めに浮きやすい: a fault, then what it leads to
+    return read_clauses(result, negative) != "problem" and not _judged(result, lex, negative)

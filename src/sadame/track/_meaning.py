@@ -32,7 +32,7 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import read_clauses
+from sadame.lang._predicate import read_clauses, unjudged_consequence
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -50,6 +50,8 @@ _RESOLVED = frozenset({"なくなる", "無くなる", "解消", "減る", "消�
                        "解決", "直る", "少ない"})
 # Predicates that say a problem is there; negated, they say it is not (問題は見当たらない).
 _PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見える", "目立つ", "残る", "出る", "起きる", "生じる"})
+#: 〜とは言えない / 〜とは言い難い / 〜とまでは言い切れない: what precedes is said not to hold (not とは言え、).
+_NOT_SAID = re.compile(r"と(?:まで)?は(?:言|い)(?:えな|えず|えま|いがた|い難|い切れな|い切れず|い切れま)")
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
 
 
@@ -150,9 +152,11 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     >>> finding_meaning("足さばきが整ってきたが、後ろ足はまだ少し床につく", (), ())
     'improvement'
     """
-    if has_return_cue(text):
-        return "problem"
+    if has_return_cue(text) or _NOT_SAID.search(text):
+        return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
+    if unjudged_consequence(tokens, negative):
+        return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
