@@ -523,12 +523,26 @@ def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     what happens to its subject is progress (息が上がりにくくなった, 焼きムラが出にくくなった)."""
     t = tokens[head]
     bad = _lemma_in(t, lex.problem_verbs) or (t.pos[0] == "名詞" and (
-        _lemma_in(t, lex.problem_nouns) or _problem_stem(t, lex)))  # 空回りしやすい: a fault noun + する
+        _lemma_in(t, lex.problem_nouns) or _problem_stem(t, lex) or _fault_compound(t, lex)))  # 空回りしやすい
     lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
     lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
     if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
         return 1, True  # what now happens less is what should not
     return (-chain.ease if bad else chain.ease), False
+
+
+def _fault_compound(token: Token, lex: Lexicon) -> bool:
+    """A compound noun ending in the stem of a problem verb (音割れ: 割れる, 手ぶれ: ぶれる), which
+    Sudachi keeps whole: + する, it is that fault happening (音割れしにくくなった)."""
+    word = token.surface
+    if token.pos[0] != "名詞" or len(word) < 3:
+        return False
+    for tail in (word[-2:], word[-3:]):
+        row = _I_ROW.find(tail[-1])
+        if tail not in _NOT_STEMS and (tail + "る" in lex.problem_verbs or (
+                row >= 0 and tail[:-1] + _U_ROW[row] in lex.problem_verbs)):
+            return True
+    return False
 
 
 def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
@@ -814,6 +828,9 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if moved:
         return "better" if moved * subject > 0 else "problem"  # コール数が4回から2回になった: fewer of a delay
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
+    if chain.negations % 2 == 1 and chain.no_longer and tokens[head].surface in _SWAYS and head + 1 < len(tokens) \
+            and tokens[head + 1].lemma in ("する", "為る") and subject <= 0:
+        return "better"  # 上体が上下しなくなった: a sway that stopped (not 左右する, to sway an outcome: no 〜なくなった)
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
@@ -1086,6 +1103,12 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
         t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
+    both = t.pos[0] == "形容詞" and i + 3 < len(tokens) and tokens[i + 3].lemma in ("なる", "成る") and (
+        nxt.pos[0] == "形状詞" or (nxt.pos[0] == "名詞" and "形状詞" in nxt.pos[2])) and tokens[i + 2].surface == "に"
+    both |= t.pos[0] == "形容詞" and i + 2 < len(tokens) and nxt.pos[0] == "形容詞" and nxt.surface.endswith("く") \
+        and tokens[i + 2].lemma in ("なる", "成る")  # 小さく一定になり, 細く長くなった: one change to two states
+    if both:
+        return False
     adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and (
         _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る"))  # ミスが大きく減った, 長く歌える
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"

@@ -160,7 +160,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
-    if _former_fault_then(tokens, clause, negative):
+    if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
     reading = read_clauses(clause, negative)
     if reading == "problem" or reading == "better":
@@ -256,6 +256,37 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
     fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
+#: Words that open what is so now (今日は, 今回は), after a fault conceded of the past.
+_NOW_TOPIC = frozenset({"今回", "今日", "本日", "今週", "今月", "今"})
+#: Nouns of a tendency or an occasion (〜傾向があった, 〜癖があった, 〜ことがあった).
+_TENDENCY = frozenset({"傾向", "癖", "くせ", "こと", "場面", "とき", "時"})
+
+
+def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A fault conceded in the past (〜傾向があったものの、 / 〜癖があったが、), then 今日は / 今回は and
+    a clause with no problem: the fault was, and today it is not (今日はカーブを投げられていました).
+    今日も (also today) is no contrast, and a main clause that reads as a problem stays one."""
+    for i in range(2, len(tokens) - 3):
+        t = tokens[i]
+        conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
+        if not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞":
+            continue
+        k = i + (2 if t.surface == "もの" else 1)
+        while k < len(tokens) and tokens[k].pos[0] in ("空白", "補助記号"):
+            k += 1
+        if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
+            continue
+        before, after = tokens[:i], tokens[k + 2 :]
+        main = "".join(x.surface for x in after)
+        habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
+            and before[-4].surface in _TENDENCY  # 腕の振りが緩む傾向があった: a tendency said of the past
+        if (habit or read_clauses(before, negative) == "problem") \
+                and read_clauses(after, negative) in ("praise", "better") \
+                and not any(w in main and _stands(main, w) for w in negative):
+            return True
+    return False
 
 
 def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
