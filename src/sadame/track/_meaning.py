@@ -239,7 +239,11 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
-    return named and residual and read_clauses(main_clause(before), negative) == "better"
+    if not (named and residual):
+        return False
+    clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
+    return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
+        or _conceded_fault_then_now(before, negative)
 
 
 def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -282,7 +286,10 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
         main = "".join(x.surface for x in after)
         habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
             and before[-4].surface in _TENDENCY  # 腕の振りが緩む傾向があった: a tendency said of the past
-        if (habit or read_clauses(before, negative) == "problem") \
+        former = read_clauses(before, negative)
+        past = lexicon().past_words  # 前回は腰が壁から離れていたが、今回は: what was is contrasted with now
+        topic = any(x.surface in past and n.surface == "は" for x, n in pairwise(before[:4]))
+        if (habit or former == "problem" or (topic and former not in ("praise", "better"))) \
                 and read_clauses(after, negative) in ("praise", "better") \
                 and not any(w in main and _stands(main, w) for w in negative):
             return True
