@@ -116,6 +116,9 @@ _SWAYS = frozenset({"左右", "上下", "前後"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
 _NOT_STEMS = frozenset({"戻り"})
 #: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
+#: Verbs of removing: as good as their object is bad (不要な葉を落とす, 無駄を省く); of anything else they
+#: are read as usual (ボールを落とす, 確認を省く).
+_REMOVE = frozenset({"落とす", "省く", "捨てる"})
 _QUICK = frozenset({"速い", "早い", "素早い"})
 _PACE = ("スピード", "テンポ", "ペース", "速度", "速さ", "話し方", "口調", "呼吸", "息", "リズム", "拍", "展開", "語尾")
 _U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
@@ -327,7 +330,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     """The polarity of the subject of the head: the noun before the last が/は/も before it
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
     passive = head + 1 < len(tokens) and tokens[head + 1].lemma in ("られる", "れる")  # 癖が抑えられ
-    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) and not passive
+    acts = (_lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) or tokens[head].lemma in _REMOVE) \
+        and not passive
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
@@ -569,6 +573,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.cause_verbs):
         shown = _potential(t) and t.normalized in _POINT_OUT  # 誤りを具体的に示せる: can point it out
         return (1 if _potential(t) and (not subject or shown) else subject), False  # 声を出せている: "can"
+    if t.lemma in _REMOVE and subject < 0:
+        return 1, False  # 不要な葉を落とす, 無駄な動きを省く: a fault removed (ボールを落とす is read as usual)
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
