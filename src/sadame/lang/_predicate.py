@@ -577,6 +577,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return 1, False  # 不要な葉を落とす, 無駄な動きを省く: a fault removed (ボールを落とす is read as usual)
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
+    if t.lemma in ("取れる", "とれる") and subject > 0 and not _potential(t):
+        return 1, False  # 統一感が取れている: a good thing achieved, not come off (統一感が取れていない: a problem)
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
