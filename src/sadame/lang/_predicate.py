@@ -337,7 +337,8 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
     elif tokens[head].lemma in _APPROACH and head >= 2 and tokens[head - 1].surface == "に":
         particles = frozenset({"に"})  # 一方的な講義に近づいている: as good as what it comes near
-    elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
+    elif (tokens[head].lemma in ("ない", "無い") or tokens[head].pos[0] == "形容詞") and head >= 2 \
+            and tokens[head - 1].surface == "の":  # 再現性の高いフォーム: the の of a relative clause's subject
         particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
     while True:
@@ -559,6 +560,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return _ease_polarity(tokens, head, chain, subject, lex)
     if _lemma_in(t, lex.better_words):
         return 1, True
+    if t.lemma == "保つ" and head + 1 < len(tokens) and tokens[head + 1].lemma in ("れる", "られる"):
+        return (-1 if subject < 0 else 1), False  # 線が最後まで保たれていた: kept; 固まった状態が保たれていた
     if t.lemma in _APPROACH and head >= 1 and tokens[head - 1].surface == "に":
         return subject, True  # 理想の形に近づいてきた; 以前の癖に近づいている
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
@@ -1118,7 +1121,7 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
     if both:
         return False
     adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and (
-        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る"))  # ミスが大きく減った, 長く歌える
+        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る", "保つ"))  # ミスが大きく減った, 長く歌える, 長く保たれる
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
 
