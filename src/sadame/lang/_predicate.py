@@ -119,6 +119,8 @@ _NOT_STEMS = frozenset({"戻り"})
 #: Verbs of removing: as good as their object is bad (不要な葉を落とす, 無駄を省く); of anything else they
 #: are read as usual (ボールを落とす, 確認を省く).
 _REMOVE = frozenset({"落とす", "省く", "捨てる"})
+#: Verbs of haste whose 〜て is a bad manner (慌てて, 焦って).
+_HASTE = frozenset({"慌てる", "焦る", "急ぐ"})
 _QUICK = frozenset({"速い", "早い", "素早い"})
 _PACE = ("スピード", "テンポ", "ペース", "速度", "速さ", "話し方", "口調", "呼吸", "息", "リズム", "拍", "展開", "語尾")
 _U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
@@ -697,6 +699,25 @@ def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
     return False
 
 
+def _refrained(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """A bad manner right before the negated head (無理に攻めず, 感情的に言い返さず, 慌てて搬送しようと
+    せず): what was not done is the bad way of doing it. 丁寧に確認せず (a good manner) is not it."""
+    verb = head
+    if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface == "と":
+        verb = head - 2  # 登ろうとせず, 搬送しようとせず: the verb of 〜うとする
+        if tokens[verb].lemma in ("う", "よう") and tokens[verb].pos[0] == "助動詞":
+            verb -= 1
+    k = verb - 1
+    while k >= 0 and tokens[k].pos[0] in ("名詞", "助詞") and tokens[k].surface not in ("に", "て", "で"):
+        k -= 1  # 無理に腕を回そうと: skip the object
+    if k < 1:
+        return False
+    t, prev = tokens[k], tokens[k - 1]
+    if t.surface == "に" and (prev.pos[0] == "形状詞" or "形状詞" in prev.pos[2]):  # not 課題に触れていない
+        return _lemma_in(prev, lex.negative_states) or _lemma_in(prev, lex.negative_modifiers)
+    return t.surface == "て" and prev.lemma in _HASTE
+
+
 def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
     """An adverbial bad state before a neutral verb head (無理に取ろうとしている, 雑に引いている)."""
     for i in range(len(tokens) - 1):
@@ -855,6 +876,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
+        if polarity == 0 and subject == 0 and not chain.no_longer and _refrained(tokens, head, lex):
+            return "praise"  # 無理に登ろうとせず、: a bad way of acting that was not taken
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
         change |= chain.no_longer or _no_more(tokens, head)
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
