@@ -1244,6 +1244,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last is None and _pace_changed(parts[-1]):
+        last = "problem"  # 操作が滑らかになり、カーブでの速度が速くなった: a pace, as it reads alone
     if last == "better" and _nonpast_habit(parts[-1]) and any(_each_time(p) for p in parts[:-1]) \
             and not _good_word(parts[-1], lexicon()):
         last = "problem"  # 混雑すると、お客様の顔を見ずに対応するようになる: what happens each time
@@ -1441,3 +1443,15 @@ def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) 
     if reading == "problem" and not any(_good_token(t, good) for t in result):
         return True  # 上体が突っ込んでいるため、球が高めに浮きやすい: a fault, then what it leads to
     return read_clauses(result, negative) != "problem" and not _judged(result, lex, negative)
+
+
+def _pace_changed(tokens: Sequence[Token]) -> bool:
+    """The clause says a pace became faster or slower (速度が速くなった, テンポが遅くなった): only the
+    domain says which way is better, so after progress it stays what it reads alone, a problem (the safe
+    side; known cost: 踏み込みが安定し、スイングのスピードが速くなった)."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    return tokens[head].lemma in _QUICK | {"遅い"} and chain.became and not chain.negations and any(
+        t.surface.endswith(_PACE) for t in tokens[:head])
