@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses"]
+__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -116,6 +116,11 @@ _SWAYS = frozenset({"左右", "上下", "前後"})
 #: Stems of a problem verb that name a movement (打球後の戻り: the recovery), not a problem.
 _NOT_STEMS = frozenset({"戻り"})
 #: 速くなった / 早くなった of an action is progress (切り替えが速くなった); of a pace it is not.
+#: Verbs of removing: as good as their object is bad (不要な葉を落とす, 無駄を省く); of anything else they
+#: are read as usual (ボールを落とす, 確認を省く).
+_REMOVE = frozenset({"落とす", "省く", "捨てる"})
+#: Verbs of haste whose 〜て is a bad manner (慌てて, 焦って).
+_HASTE = frozenset({"慌てる", "焦る", "急ぐ"})
 _QUICK = frozenset({"速い", "早い", "素早い"})
 _PACE = ("スピード", "テンポ", "ペース", "速度", "速さ", "話し方", "口調", "呼吸", "息", "リズム", "拍", "展開", "語尾")
 _U_ROW, _E_ROW, _I_ROW = "うくぐすつぬぶむる", "えけげせてねべめれ", "いきぎしちにびみり"
@@ -327,13 +332,15 @@ def _subject(tokens: Sequence[Token], head: int, lex: Lexicon, negative: Sequenc
     """The polarity of the subject of the head: the noun before the last が/は/も before it
     (before を for a verb that acts on its object: ミスを減らせた, 誤解を招く)."""
     passive = head + 1 < len(tokens) and tokens[head + 1].lemma in ("られる", "れる")  # 癖が抑えられ
-    acts = _lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) and not passive
+    acts = (_lemma_in(tokens[head], lex.decrease_transitive | lex.cause_verbs) or tokens[head].lemma in _REMOVE) \
+        and not passive
     particles = frozenset({"を"}) if acts else _SUBJECT_PARTICLES
     if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface in ("を", "は", "も"):
         particles = frozenset({tokens[head - 1].surface})  # ミスをする, 読み上げることはしなくなった: the object
     elif tokens[head].lemma in _APPROACH and head >= 2 and tokens[head - 1].surface == "に":
         particles = frozenset({"に"})  # 一方的な講義に近づいている: as good as what it comes near
-    elif tokens[head].lemma in ("ない", "無い") and head >= 2 and tokens[head - 1].surface == "の":
+    elif (tokens[head].lemma in ("ない", "無い") or tokens[head].pos[0] == "形容詞") and head >= 2 \
+            and tokens[head - 1].surface == "の":  # 再現性の高いフォーム: the の of a relative clause's subject
         particles = frozenset({"の"})  # ムラのない塗り, 迷いのない: の marks the subject in a relative clause
     k = head
     while True:
@@ -522,12 +529,27 @@ def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     """〜やすい / 〜にくい: as good as the verb, turned round for a problem verb; 〜にくくなった of
     what happens to its subject is progress (息が上がりにくくなった, 焼きムラが出にくくなった)."""
     t = tokens[head]
-    bad = _lemma_in(t, lex.problem_verbs)
+    bad = _lemma_in(t, lex.problem_verbs) or (t.pos[0] == "名詞" and (
+        _lemma_in(t, lex.problem_nouns) or _problem_stem(t, lex) or _fault_compound(t, lex)))  # 空回りしやすい
     lost = _lemma_in(t, lex.decrease_verbs) and subject > 0  # 集中が切れにくくなった
     lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
     if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
         return 1, True  # what now happens less is what should not
     return (-chain.ease if bad else chain.ease), False
+
+
+def _fault_compound(token: Token, lex: Lexicon) -> bool:
+    """A compound noun ending in the stem of a problem verb (音割れ: 割れる, 手ぶれ: ぶれる), which
+    Sudachi keeps whole: + する, it is that fault happening (音割れしにくくなった)."""
+    word = token.surface
+    if token.pos[0] != "名詞" or len(word) < 3:
+        return False
+    for tail in (word[-2:], word[-3:]):
+        row = _I_ROW.find(tail[-1])
+        if tail not in _NOT_STEMS and (tail + "る" in lex.problem_verbs or (
+                row >= 0 and tail[:-1] + _U_ROW[row] in lex.problem_verbs)):
+            return True
+    return False
 
 
 def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
@@ -540,6 +562,8 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return _ease_polarity(tokens, head, chain, subject, lex)
     if _lemma_in(t, lex.better_words):
         return 1, True
+    if t.lemma == "保つ" and head + 1 < len(tokens) and tokens[head + 1].lemma in ("れる", "られる"):
+        return (-1 if subject < 0 else 1), False  # 線が最後まで保たれていた: kept; 固まった状態が保たれていた
     if t.lemma in _APPROACH and head >= 1 and tokens[head - 1].surface == "に":
         return subject, True  # 理想の形に近づいてきた; 以前の癖に近づいている
     relaxed = head >= 2 and tokens[head - 2].surface == "力" and tokens[head - 1].surface in _SUBJECT_PARTICLES
@@ -554,8 +578,12 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
     if _lemma_in(t, lex.cause_verbs):
         shown = _potential(t) and t.normalized in _POINT_OUT  # 誤りを具体的に示せる: can point it out
         return (1 if _potential(t) and (not subject or shown) else subject), False  # 声を出せている: "can"
+    if t.lemma in _REMOVE and subject < 0:
+        return 1, False  # 不要な葉を落とす, 無駄な動きを省く: a fault removed (ボールを落とす is read as usual)
     if _lemma_in(t, lex.decrease_transitive):
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
+    if t.lemma in ("取れる", "とれる") and subject > 0 and not _potential(t):
+        return 1, False  # 統一感が取れている: a good thing achieved, not come off (統一感が取れていない: a problem)
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
@@ -669,6 +697,25 @@ def _good_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
                 (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
+
+
+def _refrained(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
+    """A bad manner right before the negated head (無理に攻めず, 感情的に言い返さず, 慌てて搬送しようと
+    せず): what was not done is the bad way of doing it. 丁寧に確認せず (a good manner) is not it."""
+    verb = head
+    if tokens[head].lemma in ("する", "為る") and head >= 2 and tokens[head - 1].surface == "と":
+        verb = head - 2  # 登ろうとせず, 搬送しようとせず: the verb of 〜うとする
+        if tokens[verb].lemma in ("う", "よう") and tokens[verb].pos[0] == "助動詞":
+            verb -= 1
+    k = verb - 1
+    while k >= 0 and tokens[k].pos[0] in ("名詞", "助詞") and tokens[k].surface not in ("に", "て", "で"):
+        k -= 1  # 無理に腕を回そうと: skip the object
+    if k < 1:
+        return False
+    t, prev = tokens[k], tokens[k - 1]
+    if t.surface == "に" and (prev.pos[0] == "形状詞" or "形状詞" in prev.pos[2]):  # not 課題に触れていない
+        return _lemma_in(prev, lex.negative_states) or _lemma_in(prev, lex.negative_modifiers)
+    return t.surface == "て" and prev.lemma in _HASTE
 
 
 def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
@@ -813,6 +860,9 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if moved:
         return "better" if moved * subject > 0 else "problem"  # コール数が4回から2回になった: fewer of a delay
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
+    if chain.negations % 2 == 1 and chain.no_longer and tokens[head].surface in _SWAYS and head + 1 < len(tokens) \
+            and tokens[head + 1].lemma in ("する", "為る") and subject <= 0:
+        return "better"  # 上体が上下しなくなった: a sway that stopped (not 左右する, to sway an outcome: no 〜なくなった)
     if chain.negations % 2:
         verb = tokens[head].pos[0] == "動詞"
         joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
@@ -826,6 +876,8 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
         if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
                 chain.past or chain.progressive or joined):
             return "better"  # 膝が内側に入らなくなっている: no longer
+        if polarity == 0 and subject == 0 and not chain.no_longer and _refrained(tokens, head, lex):
+            return "praise"  # 無理に登ろうとせず、: a bad way of acting that was not taken
         polarity = -polarity if polarity else (1 if subject < 0 else -1)
         change |= chain.no_longer or _no_more(tokens, head)
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
@@ -1085,8 +1137,14 @@ def _adjective_joint(tokens: Sequence[Token], i: int) -> bool:
         t.surface in ("て", "で") and t.pos[1] == "接続助詞" and i >= 1 and tokens[i - 1].pos[0] == "動詞"
         and nxt.pos[0] == "名詞") or (  # 手首が固まって力が抜けていない
         t.normalized == "ず" and t.pos[0] == "助動詞" and nxt.pos[0] == "名詞")  # 狙いが定まらず水が手前に落ちる
+    both = t.pos[0] == "形容詞" and i + 3 < len(tokens) and tokens[i + 3].lemma in ("なる", "成る") and (
+        nxt.pos[0] == "形状詞" or (nxt.pos[0] == "名詞" and "形状詞" in nxt.pos[2])) and tokens[i + 2].surface == "に"
+    both |= t.pos[0] == "形容詞" and i + 2 < len(tokens) and nxt.pos[0] == "形容詞" and nxt.surface.endswith("く") \
+        and tokens[i + 2].lemma in ("なる", "成る")  # 小さく一定になり, 細く長くなった: one change to two states
+    if both:
+        return False
     adverbial = t.pos[0] == "形容詞" and nxt.pos[0] == "動詞" and (
-        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る"))  # ミスが大きく減った, 長く歌える
+        _lexicon_change(nxt) or _potential(nxt) or nxt.lemma in ("できる", "出来る", "保つ"))  # ミスが大きく減った, 長く歌える, 長く保たれる
     return joint and not adverbial and nxt.pos[0] not in ("助動詞", "助詞", "補助記号") and nxt.pos[1] != "非自立可能"
 
 
@@ -1186,6 +1244,8 @@ def _read_parts(tokens: Sequence[Token], negative: Sequence[str], compares: bool
         return None
     last = read_clause(parts[-1], negative, comp)
     earlier = [read_clause(p, negative, comp) for p in parts[:-1]]
+    if last is None and _pace_changed(parts[-1]):
+        last = "problem"  # 操作が滑らかになり、カーブでの速度が速くなった: a pace, as it reads alone
     if last == "better" and _nonpast_habit(parts[-1]) and any(_each_time(p) for p in parts[:-1]) \
             and not _good_word(parts[-1], lexicon()):
         last = "problem"  # 混雑すると、お客様の顔を見ずに対応するようになる: what happens each time
@@ -1325,3 +1385,73 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
     """:func:`read_clauses` of the whole ``text`` (for tests and examples)."""
     return read_clauses(analyze(text[:2_000]), negative)
+
+
+#: Auxiliaries and verbs after which ため is a cause (切り込んでいるため, 切り上げたため, 多いため), not a purpose.
+_CAUSE_BEFORE = frozenset({"た", "だ", "ない", "ず", "ぬ", "いる", "ある", "おる", "てる"})
+
+
+def _cause_split(tokens: Sequence[Token]) -> int | None:
+    """Where a cause in 〜ため、 ends (墨線の内側まで切り込んでいるため、): ため after a past, a
+    negation, 〜ている or an adjective, followed by a pause or に; 上達するために (a purpose) is not one."""
+    for i in range(1, len(tokens) - 1):
+        t, prev, nxt = tokens[i], tokens[i - 1], tokens[i + 1]
+        if t.surface not in ("ため", "為") or t.pos[0] != "名詞":
+            continue
+        cause = prev.lemma in _CAUSE_BEFORE or prev.pos[0] == "形容詞"
+        if cause and (nxt.pos[0] in ("空白", "補助記号") or nxt.surface == "に"):
+            return i
+    return None
+
+
+def _judged(tokens: Sequence[Token], lex: Lexicon, negative: Sequence[str]) -> bool:
+    """Some word of ``tokens`` is judged by the lexicon: good (均一, そろう, a "can"; not a bare 〜やすい,
+    浮きやすい) or a fault (崩れる, 落ちる, a problem word of the ruleset), negated or not."""
+    good = lex.positive_states | lex.positive_nouns | lex.better_words | _FURTHER
+    bad = lex.problem_verbs | lex.negative_states | lex.problem_nouns
+    text = "".join(t.surface for t in tokens)
+    can = [i for i, t in enumerate(tokens) if _potential(t) or _can_form(t) or t.lemma in ("できる", "出来る")]
+    can = [i for i in can if i + 1 == len(tokens) or tokens[i + 1].lemma not in ("ず", "ない", "ぬ")]  # つかめずに
+    return bool(can) or any(_lemma_in(t, good | bad) for t in tokens) or any(w in text for w in negative)
+
+
+def _good_token(token: Token, good: frozenset[str]) -> bool:
+    """``token`` is one of the ``good`` words: by its lemma for a verb (伸びなく is no 伸び), never an
+    auxiliary (まし of ました is no まし)."""
+    if token.pos[0] == "助動詞":
+        return False
+    return token.lemma in good or token.normalized in good or (token.pos[0] != "動詞" and token.surface in good)
+
+
+def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """A cause in 〜ため、 that is nothing good, then a result that no word judges (切り込んでいるため、
+    ほぞが細くなり、がたつきが出ている; 手のひらが外を向いているため、腕が空回りしやすい): a coach
+    explains a cause to account for a fault, so the result's reading by default (an unmarked change, a
+    neutral 〜なくなった, a neutral 〜やすい) does not make it progress. A good cause (丁寧に行ったため)
+    or a judged result (崩れなくなった, 均一になってきた) is read as usual."""
+    split = _cause_split(tokens)
+    if split is None or split < 2:
+        return False
+    start = max((i + 1 for i in range(split) if tokens[i].surface in ("。", "．")), default=0)
+    end = next((i for i in range(split, len(tokens)) if tokens[i].surface in ("。", "．")), len(tokens))
+    cause, result = tokens[start:split], tokens[split + 1 : end]
+    lex = lexicon()
+    good = lex.positive_states | lex.positive_nouns | lex.better_words  # 詰めている: no "can" here
+    reading = read_clauses(cause, negative)
+    if not result or any(_good_token(t, good) for t in cause) or reading in ("better", "praise"):
+        return False
+    if reading == "problem" and not any(_good_token(t, good) for t in result):
+        return True  # 上体が突っ込んでいるため、球が高めに浮きやすい: a fault, then what it leads to
+    return read_clauses(result, negative) != "problem" and not _judged(result, lex, negative)
+
+
+def _pace_changed(tokens: Sequence[Token]) -> bool:
+    """The clause says a pace became faster or slower (速度が速くなった, テンポが遅くなった): only the
+    domain says which way is better, so after progress it stays what it reads alone, a problem (the safe
+    side; known cost: 踏み込みが安定し、スイングのスピードが速くなった)."""
+    found = _head(tokens)
+    if found is None:
+        return False
+    head, chain = found
+    return tokens[head].lemma in _QUICK | {"遅い"} and chain.became and not chain.negations and any(
+        t.surface.endswith(_PACE) for t in tokens[:head])

@@ -32,7 +32,7 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import read_clauses
+from sadame.lang._predicate import read_clauses, unjudged_consequence
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -50,6 +50,8 @@ _RESOLVED = frozenset({"なくなる", "無くなる", "解消", "減る", "消�
                        "解決", "直る", "少ない"})
 # Predicates that say a problem is there; negated, they say it is not (問題は見当たらない).
 _PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見える", "目立つ", "残る", "出る", "起きる", "生じる"})
+#: 〜とは言えない / 〜とは言い難い / 〜とまでは言い切れない: what precedes is said not to hold (not とは言え、).
+_NOT_SAID = re.compile(r"と(?:まで)?は(?:言|い)(?:えな|えず|えま|いがた|い難|い切れな|い切れず|い切れま)")
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
 
 
@@ -150,13 +152,15 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     >>> finding_meaning("足さばきが整ってきたが、後ろ足はまだ少し床につく", (), ())
     'improvement'
     """
-    if has_return_cue(text):
-        return "problem"
+    if has_return_cue(text) or _NOT_SAID.search(text):
+        return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
+    if unjudged_consequence(tokens, negative):
+        return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
-    if _former_fault_then(tokens, clause, negative):
+    if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
     reading = read_clauses(clause, negative)
     if reading == "problem" or reading == "better":
@@ -235,7 +239,11 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
-    return named and residual and read_clauses(main_clause(before), negative) == "better"
+    if not (named and residual):
+        return False
+    clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
+    return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
+        or _conceded_fault_then_now(before, negative)
 
 
 def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -252,6 +260,40 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
     fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
+
+
+#: Words that open what is so now (今日は, 今回は), after a fault conceded of the past.
+_NOW_TOPIC = frozenset({"今回", "今日", "本日", "今週", "今月", "今"})
+#: Nouns of a tendency or an occasion (〜傾向があった, 〜癖があった, 〜ことがあった).
+_TENDENCY = frozenset({"傾向", "癖", "くせ", "こと", "場面", "とき", "時"})
+
+
+def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A fault conceded in the past (〜傾向があったものの、 / 〜癖があったが、), then 今日は / 今回は and
+    a clause with no problem: the fault was, and today it is not (今日はカーブを投げられていました).
+    今日も (also today) is no contrast, and a main clause that reads as a problem stays one."""
+    for i in range(2, len(tokens) - 3):
+        t = tokens[i]
+        conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
+        if not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞":
+            continue
+        k = i + (2 if t.surface == "もの" else 1)
+        while k < len(tokens) and tokens[k].pos[0] in ("空白", "補助記号"):
+            k += 1
+        if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
+            continue
+        before, after = tokens[:i], tokens[k + 2 :]
+        main = "".join(x.surface for x in after)
+        habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
+            and before[-4].surface in _TENDENCY  # 腕の振りが緩む傾向があった: a tendency said of the past
+        former = read_clauses(before, negative)
+        past = lexicon().past_words  # 前回は腰が壁から離れていたが、今回は: what was is contrasted with now
+        topic = any(x.surface in past and n.surface == "は" for x, n in pairwise(before[:4]))
+        if (habit or former == "problem" or (topic and former not in ("praise", "better"))) \
+                and read_clauses(after, negative) in ("praise", "better") \
+                and not any(w in main and _stands(main, w) for w in negative):
+            return True
+    return False
 
 
 def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
