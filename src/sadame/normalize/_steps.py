@@ -18,7 +18,7 @@ import itertools
 import re
 import unicodedata
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -796,6 +796,12 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
         else:
             mask[a:b] = bytes(b - a)
             gone += b - a
+    return _keep_widened(m, mask, text, widened, widened_ends)
+
+
+def _keep_widened(m: Mapped, mask: bytearray, text: str, widened: Sequence[int], widened_ends: Sequence[int]) -> Mapped:
+    """``m.keep(mask)`` where each kept character at ``widened[i]`` (a position in the kept text)
+    stands for a whole dropped run, so its end widens to ``widened_ends[i]``."""
     kept = m.keep(mask, text)
     if widened:
         ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
@@ -826,13 +832,7 @@ def _cjk_whitespace_mapped(m: Mapped, text: str) -> Mapped:
             last = a
             widened.append(kept_before)
             widened_ends.append(max(m.ends[a:b]))
-    kept = m.keep(mask, text)
-    if widened:
-        ends = kept.ends if kept.ends is not m.ends else offsets(m.ends)
-        for position, end in zip(widened, widened_ends, strict=True):
-            ends[position] = end
-        kept = Mapped(kept.text, kept.starts, ends)
-    return kept
+    return _keep_widened(m, mask, text, widened, widened_ends)
 
 
 STEPS: tuple[Step, ...] = (
