@@ -584,6 +584,12 @@ def _polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, l
         return -subject, True  # ミスを減らせた; an object that is neither good nor bad says nothing
     if t.lemma in ("取れる", "とれる") and subject > 0 and not _potential(t):
         return 1, False  # 統一感が取れている: a good thing achieved, not come off (統一感が取れていない: a problem)
+    return _word_polarity(tokens, head, chain, subject, lex)
+
+
+def _word_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, lex: Lexicon) -> tuple[int, bool]:
+    """The rest of :func:`_polarity`: what the head word's lexicon class says."""
+    t = tokens[head]
     if _lemma_in(t, lex.decrease_verbs):  # of a neutral subject only 減った says "less of it", i.e. progress
         default = 1 if t.lemma in ("減る", "減少", "短縮", "縮まる") else -1 if t.lemma in ("下がる", "落ちる") else 0
         default = -1 if t.lemma in _FADE else default  # 香りが薄れてきた, 意識が弱まった: what fades was wanted
@@ -826,8 +832,7 @@ def _compares(tokens: Sequence[Token], lex: Lexicon) -> bool:
 
 def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares: bool = False) -> Reading:
     """The reading of one clause (see the module doc); None when the lexicon cannot tell."""
-    lex = lexicon()
-    found = _head(tokens)
+    lex, found = lexicon(), _head(tokens)
     if found is None or _not_only(tokens):
         return None  # OPACだけでなく、参考図書も使うようになった: the last clause decides
     head, chain = found
@@ -860,26 +865,10 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if moved:
         return "better" if moved * subject > 0 else "problem"  # コール数が4回から2回になった: fewer of a delay
     absent = chain.negations % 2 == 1 and subject < 0  # 癖は今回は見られなかった
-    if chain.negations % 2 == 1 and chain.no_longer and tokens[head].surface in _SWAYS and head + 1 < len(tokens) \
-            and tokens[head + 1].lemma in ("する", "為る") and subject <= 0:
-        return "better"  # 上体が上下しなくなった: a sway that stopped (not 左右する, to sway an outcome: no 〜なくなった)
     if chain.negations % 2:
-        verb = tokens[head].pos[0] == "動詞"
-        joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
-        directed = any(x.surface in _DIRECTIONS | _SWAYS and n.surface in ("に", "へ")
-                       for x, n in pairwise(tokens[:head]))  # 艇が左右に振れなくなった: a movement
-        can = _can_form(tokens[head]) and not directed and (not _lemma_in(tokens[head], lex.decrease_verbs)
-                                                            or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
-        # 連係が取れなくなった is a loss: 取れる of a neutral subject is achieved (バランスが取れてきた)
-        movement = verb and not can and not _success(tokens, head, lex) \
-            and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
-        if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
-                chain.past or chain.progressive or joined):
-            return "better"  # 膝が内側に入らなくなっている: no longer
-        if polarity == 0 and subject == 0 and not chain.no_longer and _refrained(tokens, head, lex):
-            return "praise"  # 無理に登ろうとせず、: a bad way of acting that was not taken
-        polarity = -polarity if polarity else (1 if subject < 0 else -1)
-        change |= chain.no_longer or _no_more(tokens, head)
+        final, polarity, change = _read_negated(tokens, head, chain, subject, polarity, change, lex)
+        if final is not None:
+            return final
     if any(t.lemma in _STILL for t in tokens) and polarity <= 0:
         return "problem"  # まだ結論が最後に来る
     if polarity == 0 and not chain.negations:
@@ -901,6 +890,32 @@ def read_clause(tokens: Sequence[Token], negative: Sequence[str] = (), compares:
     if polarity == 0 and _unmarked_change(tokens, head, chain, lex):
         return "better"  # エッジの立ち方が鋭くなった, 気泡が消えた: a change that nothing marks as a fault
     return "problem" if polarity < 0 else None
+
+
+def _read_negated(tokens: Sequence[Token], head: int, chain: _Chain, subject: int, polarity: int, change: bool,
+                  lex: Lexicon) -> tuple[Reading, int, bool]:
+    """For :func:`read_clause`, a clause with an odd number of negations: a final reading (or
+    None), and the polarity and change read on with."""
+    if chain.no_longer and tokens[head].surface in _SWAYS and head + 1 < len(tokens) \
+            and tokens[head + 1].lemma in ("する", "為る") and subject <= 0:
+        return "better", polarity, change  # 上体が上下しなくなった: a sway that stopped (not 左右する, to sway an outcome: no 〜なくなった)
+    verb = tokens[head].pos[0] == "動詞"
+    joined = tokens[-1].lemma in ("なる", "成る") and tokens[-1].surface in ("なり", "なっ")  # 動かなくなり、
+    directed = any(x.surface in _DIRECTIONS | _SWAYS and n.surface in ("に", "へ")
+                   for x, n in pairwise(tokens[:head]))  # 艇が左右に振れなくなった: a movement
+    can = _can_form(tokens[head]) and not directed and (not _lemma_in(tokens[head], lex.decrease_verbs)
+                                                        or tokens[head].lemma in ("取れる", "とれる"))  # 息が切れなくなった;
+    # 連係が取れなくなった is a loss: 取れる of a neutral subject is achieved (バランスが取れてきた)
+    movement = verb and not can and not _success(tokens, head, lex) \
+        and not _ability(tokens[head])  # 弾けなくなった, 分からなくなった, 謡えなくなった
+    if polarity == 0 and movement and subject <= 0 and chain.no_longer and (
+            chain.past or chain.progressive or joined):
+        return "better", polarity, change  # 膝が内側に入らなくなっている: no longer
+    if polarity == 0 and subject == 0 and not chain.no_longer and _refrained(tokens, head, lex):
+        return "praise", polarity, change  # 無理に登ろうとせず、: a bad way of acting that was not taken
+    polarity = -polarity if polarity else (1 if subject < 0 else -1)
+    change |= chain.no_longer or _no_more(tokens, head)
+    return None, polarity, change
 
 
 def _ability(token: Token) -> bool:

@@ -884,18 +884,16 @@ def scan_numeric(text: str, *, include_unchanged: bool = False) -> list[NumericM
 MatchTuple: TypeAlias = tuple[int, int, str, NumericKind, str, str]
 
 
+# The memo of scan_spans: an expression is parsed once per distinct *context* in a text and its
+# matches reused, shifted, wherever the same context recurs. The context is what the parser can
+# read from a candidate start: the expression itself (the run of _EXPR_CHARS from it, an era name
+# first), the longest piece of a unit, パーセント or an idiom after it (any other character there
+# reads as "not a unit", like the end of the text, except an other-script digit, which is kept),
+# and the two characters before it (after its spaces) when one of them could matter (_LEFT_CHARS).
+# memo=False parses every candidate (the tests compare the two on every golden case and random texts).
 def scan_spans(text: str, include_unchanged: bool = False, *, memo: bool = True) -> list[MatchTuple]:
-    """:func:`scan_numeric` as ``(start, end, replacement, kind, value, unit)`` tuples.
-
-    Memo: an expression is parsed once per distinct *context* in a text and its matches
-    reused, shifted, wherever the same context recurs. The context is what the parser can
-    read from a candidate start: the expression itself (the run of :data:`_EXPR_CHARS`
-    from it, an era name first), the longest piece of a unit, ``パーセント`` or an idiom
-    after it (any other character there reads as "not a unit", like the end of the text,
-    except an other-script digit, which is kept), and the two characters before it (after
-    its spaces) when one of them could matter (:data:`_LEFT_CHARS`). ``memo=False`` parses
-    every candidate (the tests compare the two on every golden case and random texts).
-    """
+    """:func:`scan_numeric` as ``(start, end, replacement, kind, value, unit)`` tuples, each
+    distinct expression parsed once per context (see the comment above)."""
     pattern = _START_ALL if include_unchanged else _START
     search, extent = pattern.search, _EXTENT.match
     out: list[MatchTuple] = []

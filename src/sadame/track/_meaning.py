@@ -173,6 +173,12 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     change = change_of(text, negative)
     if change is not None:
         return "improvement" if change == "better" else "problem"
+    return _without_a_change_cue(text, tokens, positive, negative)
+
+
+def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence[str], negative: Sequence[str]) -> str:
+    """The end of :func:`finding_meaning`, when no clause reading and no change cue decided:
+    a contrast with now, a practice kept up, or praise against the problem words."""
     for word in positive:  # 不適切, 不自然, 無計画: a negating prefix makes praise a problem word
         for prefix in _NEGATING_PREFIXES:
             text = text.replace(prefix + word, "□" * (len(word) + 1))
