@@ -263,19 +263,21 @@ class _FakeHandler(BaseHTTPRequestHandler):
                 self.owner.requests.append(request)
             self._send(Reply(status=404, body='{"error": "not found"}'), "fake-model")
             return
+        # In flight means "being answered": it ends before the answer is sent, since a
+        # client that has its answer may start its next request before this thread runs on.
         self.owner._enter()
         try:
             reply = self.owner._next_reply(request)
             if reply.delay:
                 time.sleep(reply.delay)
-            model = (
-                request.json.get("model", "fake-model")
-                if isinstance(request.json, dict)
-                else "fake-model"
-            )
-            self._send(reply, str(model))
         finally:
             self.owner._leave()
+        model = (
+            request.json.get("model", "fake-model")
+            if isinstance(request.json, dict)
+            else "fake-model"
+        )
+        self._send(reply, str(model))
 
 
 def _make_handler(owner: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
