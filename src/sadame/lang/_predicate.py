@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -476,10 +476,13 @@ def _too_much(tokens: Sequence[Token], i: int) -> bool:
 
 
 def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
-    """An occasion or a fault (こと, 場面, 失敗) is the subject after ``start`` and the head says it
-    is gone (なくなった, 見られなかった, 減った): what comes before it is inside the subject
+    """An occasion or a fault (こと, 場面, 失敗, 癖) is the subject after ``start`` and the head says it
+    is gone (なくなった, 見られなかった, 減った, 少なくなった, 改善された): what comes before it is inside the subject
     (付けすぎて滑ることが|なくなった), not a clause of its own; not 入れすぎて甘みがなくなった."""
-    gone = chain.negations % 2 == 1 or tokens[head].lemma in ("なくなる", "無くなる", "減る", "減少")
+    word = tokens[head]
+    gone = chain.negations % 2 == 1 or word.lemma in ("なくなる", "無くなる", "減る", "減少") or (
+        _lemma_in(word, lex.better_words) and not chain.negations) or (
+        word.lemma == "少ない" and chain.became and not chain.negations)  # 癖が改善され, ことが少なくなった
     return gone and any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
                         and (t.lemma in _OCCASIONS | {"の"} or _in_words(t, lex.problem_nouns))
                         for t, n in pairwise(tokens[start:head]))
@@ -1395,6 +1398,31 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
     continuative = last.surface in ("なり", "し") or (last.pos[0] == "動詞" and last.surface in (
         last.lemma[:-1] + "い", last.lemma[:-1]))  # 整い、 / 増え、
     return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE or verb.lemma in _AMOUNT)
+
+
+def former_fault_not_seen(before: Sequence[Token], after: Sequence[Token], negative: Sequence[str]) -> bool:
+    """以前は〜を読み間違えることがあったが、今回は一度も見られなかった / 前回は中あんが透けていたが、今回は
+    透けが見られなかった: the clause after a past fault says nothing is seen, either of no subject
+    (the fault conceded before it, said a problem) or of the stem of the former clause's verb."""
+    parts = _clauses(after)
+    if not parts or any(read_clause(p, negative) == "problem" for p in parts[:-1]):
+        return False
+    found = _head(parts[-1])
+    if found is None or found[1].negations % 2 == 0:
+        return False
+    head, chain = found
+    lex = lexicon()
+    word = parts[-1][head]
+    if not (_lemma_in(word, lex.existence_verbs) or word.lemma in ("ない", "無い") or (word.lemma == "見る" and chain.rareru)):
+        return False
+    subjects = [t for t, n in pairwise(parts[-1][:head]) if n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
+                and t.pos[0] in ("名詞", "代名詞", "動詞") and t.surface not in _NOW_WORDS and t.surface not in _ONCE]
+    if not subjects:
+        return read_clauses(before, negative) == "problem"  # 一度も見られなかった: the fault conceded
+    former = _head(_clauses(before)[-1]) if _clauses(before) else None
+    verb = _clauses(before)[-1][former[0]] if former is not None else None
+    return verb is not None and verb.pos[0] == "動詞" and verb.lemma not in ("する", "為る") \
+        and subjects[-1].surface == verb.surface and verb.surface != verb.lemma  # 透けていた -> 透けが
 
 
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:

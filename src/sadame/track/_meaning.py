@@ -32,7 +32,7 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import read_clauses, unjudged_consequence
+from sadame.lang._predicate import former_fault_not_seen, read_clauses, unjudged_consequence
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -183,7 +183,8 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
         for prefix in _NEGATING_PREFIXES:
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
-    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
+    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now) \
+            and not _also_now(now):
         before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
         if before in ("praise", "better") and not is_praise(now, positive, negative):
             return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
@@ -230,6 +231,12 @@ def _sentence_end(token: Token) -> bool:
     if token.pos[0] == "助動詞":
         return token.surface in ("た", "だ", "ます", "です")  # 和らいだ (Sudachi: だ), not the で of ので
     return token.pos[0] in ("動詞", "形容詞") and token.surface == token.lemma
+
+
+def _also_now(now: str) -> bool:
+    """今回も / 今日も: what was is so again now, no contrast (前回は…波打っていたが、今回も同じように)."""
+    tokens = analyze(now[:40])
+    return len(tokens) >= 2 and tokens[1].surface == "も"
 
 
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -296,7 +303,7 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
         past = lexicon().past_words  # 前回は腰が壁から離れていたが、今回は: what was is contrasted with now
         topic = any(x.surface in past and n.surface == "は" for x, n in pairwise(before[:4]))
         if (habit or former == "problem" or (topic and former not in ("praise", "better"))) \
-                and read_clauses(after, negative) in ("praise", "better") \
+                and (read_clauses(after, negative) in ("praise", "better") or former_fault_not_seen(before, after, negative)) \
                 and not any(w in main and _stands(main, w) for w in negative):
             return True
     return False
