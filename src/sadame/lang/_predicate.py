@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1333,6 +1333,12 @@ def _can_now(tokens: Sequence[Token]) -> bool:
     head, chain = found
     return chain.habit and not chain.negations and (tokens[head].lemma in ("できる", "出来る")
                                                     or _can_form(tokens[head]))
+
+
+def ends_can_now(tokens: Sequence[Token]) -> bool:
+    """The last clause of ``tokens`` says "can do now" (欠品時にすぐ報告できるようになった): an ability, a named thing."""
+    parts = _clauses(tokens)
+    return bool(parts) and _can_now(parts[-1])
 
 
 def _now_so(tokens: Sequence[Token]) -> bool:

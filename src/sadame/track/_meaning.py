@@ -32,7 +32,7 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import former_fault_not_seen, read_clauses, unjudged_consequence
+from sadame.lang._predicate import ends_can_now, former_fault_not_seen, read_clauses, unjudged_consequence
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -157,7 +157,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
-    if _progress_then_residual(tokens, negative):
+    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
@@ -247,7 +247,8 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     before, after = tokens[:split], tokens[split + 1 :]
     progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
-                and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
+                and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before)) \
+        or ends_can_now(before)  # すぐリーダーへ報告できるようになった: an ability is a named thing
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
@@ -257,6 +258,22 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
     return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
         or _conceded_fault_then_now(before, negative)
+
+
+def _progress_then_former_note(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Progress, then a last sentence of how it was (〜ができるようになってきた。前回は回った後に横へ倒れ込んで
+    いた。): a past topic, a past ending, no word of now, a fault: the note says what got better."""
+    past = lexicon().past_words
+    start = next((i + 1 for i in range(len(tokens) - 3, 0, -1)
+                  if (tokens[i].surface in ("。", "．") or tokens[i].pos[0] == "空白") and _sentence_end(tokens[i - 1])
+                  and tokens[i + 1].surface in past and tokens[i + 2].surface == "は"), None)
+    if start is None or start < 4:
+        return False
+    note, before = tokens[start:], tokens[: start - 1]
+    words = [t for t in note if t.pos[0] not in ("空白", "補助記号")]
+    if not words or words[-1].surface != "た" or any(t.surface in _NOW_TOPIC for t in note):
+        return False
+    return read_clauses(note, negative) == "problem" and read_clauses(main_clause(before), negative) == "better"
 
 
 def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
