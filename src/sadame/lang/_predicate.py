@@ -516,7 +516,7 @@ def _idiom_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: 
         return 1, True  # 〜することが習慣になってきた
     if t.surface in ("様", "さま", "サマ") and chain.became:
         return 1, True  # 構えがさまになってきた
-    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES \
+    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES | {"の"} \
             and tokens[head - 2].lemma in _FEELINGS:
         return 1, False  # 気持ちがこもっている: feeling put in, not a muffled sound (音がこもる)
     if t.surface == "気" and chain.became:
@@ -538,7 +538,8 @@ def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
     if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
         return 1, True  # what now happens less is what should not
-    return (-chain.ease if bad else chain.ease), False
+    lost |= _lemma_in(t, lex.cause_verbs) and subject < 0  # 誤解を招きやすい
+    return (-chain.ease if bad or lost else chain.ease), False  # ムラが出やすい, 誤解が起きにくい
 
 
 def _fault_compound(token: Token, lex: Lexicon) -> bool:
@@ -636,6 +637,9 @@ def _word_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
+    if t.pos[0] == "名詞" and _lemma_in(t, lex.positive_nouns) and tokens[head + 1 : head + 2] \
+            and tokens[head + 1].lemma == "だ":
+        return 1, False  # 〜のは大きな強みだ: a good noun as the predicate
     return 0, False
 
 
