@@ -305,14 +305,15 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
     for i in range(2, len(tokens) - 3):
         t = tokens[i]
         conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
-        if not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞":
+        nominal = t.surface == "が" and tokens[i - 1].surface == "の" and tokens[i - 2].surface == "た"  # ずれていたのが、
+        if not nominal and (not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞"):
             continue
         k = i + (2 if t.surface == "もの" else 1)
         while k < len(tokens) and tokens[k].pos[0] in ("空白", "補助記号"):
             k += 1
         if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
             continue
-        before, after = tokens[:i], tokens[k + 2 :]
+        before, after = tokens[: i - 1 if nominal else i], tokens[k + 2 :]
         main = "".join(x.surface for x in after)
         habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
             and before[-4].surface in _TENDENCY  # 腕の振りが緩む傾向があった: a tendency said of the past
@@ -320,10 +321,18 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
         past = lexicon().past_words  # 前回は腰が壁から離れていたが、今回は: what was is contrasted with now
         topic = any(x.surface in past and n.surface == "は" for x, n in pairwise(before[:4]))
         if (habit or former == "problem" or (topic and former not in ("praise", "better"))) \
-                and (read_clauses(after, negative) in ("praise", "better") or former_fault_not_seen(before, after, negative)) \
-                and not any(w in main and _stands(main, w) for w in negative):
+                and (_now_reads_well(after, negative, nominal and former == "problem")
+                     or former_fault_not_seen(before, after, negative)) \
+                and not any(w in main and _stands(main, w) and not praise_is_negated(main, w) for w in negative):
             return True
     return False
+
+
+def _now_reads_well(after: Sequence[Token], negative: Sequence[str], unjudged: bool) -> bool:
+    """What is so now reads as praise or progress, or (``unjudged``: after 〜ていたのが、 of a fault)
+    as nothing at all (毎回遅れていたのが、今回は時間どおりに始められた)."""
+    reading = read_clauses(after, negative)
+    return reading in ("praise", "better") or (unjudged and reading is None)
 
 
 def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
