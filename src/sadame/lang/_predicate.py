@@ -636,6 +636,8 @@ def _word_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
         return (1 if verbal_noun and not subject else subject), False  # 指導ができている: "can do"; すき間ができる
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+        if t.pos[0] == "動詞" and _bad_manner(tokens[: head + 1], lex):
+            return -1, False  # 早口でまとめていた, 雑に整えている: a good act done badly
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
     if t.pos[0] == "名詞" and _lemma_in(t, lex.positive_nouns) and tokens[head + 1 : head + 2] \
             and tokens[head + 1].lemma == "だ":
@@ -732,12 +734,14 @@ def _refrained(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 
 def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
-    """An adverbial bad state before a neutral verb head (無理に取ろうとしている, 雑に引いている)."""
+    """An adverbial bad state before a verb head (無理に取ろうとしている, 雑に引いている, 早口でまとめていた)."""
     for i in range(len(tokens) - 1):
         t, nxt = tokens[i], tokens[i + 1]
         adverbial = nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞") and t.pos[0] in ("形状詞", "名詞")
+        fault = t.pos[0] == "名詞" and nxt.surface == "で" and _in_words(t, lex.problem_nouns)  # 早口で, 棒読みで
+        bad = fault or (adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)))
         between = tokens[i + 1 :]
-        if adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)) and not any(
+        if bad and not any(
                 (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
@@ -1476,6 +1480,13 @@ def _good_token(token: Token, good: frozenset[str]) -> bool:
     return token.lemma in good or token.normalized in good or (token.pos[0] != "動詞" and token.surface in good)
 
 
+def _omitted(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """A step left out: a verb that is no fault, negated by 〜ず / 〜ずに / 〜ないで (考えずに, 確かめずに;
+    not 崩さずに, 焦らずに, whose verb is a fault)."""
+    return any(t.pos[0] == "動詞" and n.lemma in ("ず", "ない", "ぬ") and n.pos[0] == "助動詞"
+               and not _lemma_in(t, lex.problem_verbs) for t, n in pairwise(tokens))
+
+
 def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
     """A cause in 〜ため、 that is nothing good, then a result that no word judges (切り込んでいるため、
     ほぞが細くなり、がたつきが出ている; 手のひらが外を向いているため、腕が空回りしやすい): a coach
@@ -1495,6 +1506,9 @@ def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) 
         return False
     if reading == "problem" and not any(_good_token(t, good) for t in result):
         return True  # 上体が突っ込んでいるため、球が高めに浮きやすい: a fault, then what it leads to
+    if _omitted(cause, lex) and not any(_good_token(t, good) for t in result) \
+            and read_clauses(result, negative) not in ("better", "praise"):
+        return True  # 配置を考えずに書き始めたため、スペースがなくなり: a step left out, then its result
     return read_clauses(result, negative) != "problem" and not _judged(result, lex, negative)
 
 
