@@ -204,7 +204,8 @@ _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少
 #: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
 _PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
 #: Words of "every time": what follows them is no residual but a fault that stands.
-_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に"})
+_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に", "多い", "目立つ", "頻繁", "しばしば",
+                     "たびたび", "度々"})  # 〜ことが多い: often, no residual
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
