@@ -82,7 +82,7 @@ ELEVENTH = [
     if line.strip() and not line.startswith("#")
 ]
 #: What the eleventh pass reads of its fresh sets (improvements recognised, problems lost): a floor.
-ELEVENTH_FLOOR = {"shift": (18, 1), "broad": (18, 0), "late": (12, 0)}
+ELEVENTH_FLOOR = {"shift": (18, 0), "broad": (18, 0), "late": (12, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(ELEVENTH_FLOOR))

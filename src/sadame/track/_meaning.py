@@ -184,7 +184,7 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
     if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now) \
-            and not _also_now(now):
+            and not _also_now(now) and not _hasty(now):
         before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
         if before in ("praise", "better") and not is_praise(now, positive, negative):
             return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
@@ -238,6 +238,13 @@ def _also_now(now: str) -> bool:
     """今回も / 今日も: what was is so again now, no contrast (前回は…波打っていたが、今回も同じように)."""
     tokens = analyze(now[:40])
     return len(tokens) >= 2 and tokens[1].surface == "も"
+
+
+def _hasty(now: str) -> bool:
+    """急いで / 慌てて / 焦って as the manner of what is done now (今回は急いで引き上げ、蜂を興奮させていた):
+    a fault's manner, so a former state then this is no progress by default."""
+    tokens = analyze(now)
+    return any(t.lemma in ("急ぐ", "慌てる", "焦る") and n.surface in ("て", "で") for t, n in pairwise(tokens))
 
 
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
