@@ -226,6 +226,12 @@ def _split_residual(tokens: Sequence[Token]) -> int | None:
     return split
 
 
+def _said_before(tokens: Sequence[Token], k: int) -> bool:
+    """A subject in が / は before ``tokens[k]``: a fault stated before a condition (締めが甘く荷重をかけると
+    緩んでしまう), so the condition is no "only when" (疲れると少し戻る, 緊張すると声が震える)."""
+    return any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in tokens[:k])
+
+
 def _sentence_end(token: Token) -> bool:
     """``token`` ends a sentence: a past or polite auxiliary (た, ます, です) or a verb or adjective
     in its final form (そろう, 良い), not a continuative (和らぎ、) nor a particle."""
@@ -258,7 +264,7 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before)) \
         or ends_can_now(before)  # すぐリーダーへ報告できるようになった: an ability is a named thing
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
-                      for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
+                      and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
