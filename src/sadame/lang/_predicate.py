@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "eases_an_excess", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1342,6 +1342,25 @@ def _can_now(tokens: Sequence[Token]) -> bool:
     head, chain = found
     return chain.habit and not chain.negations and (tokens[head].lemma in ("できる", "出来る")
                                                     or _can_form(tokens[head]))
+
+
+#: A fault of too much (早口, 速い, 〜すぎる) and the acts that take some of it away (速さを落とし, 力を抑え).
+_EXCESS = frozenset({"すぎる", "過ぎる", "早口", "速い", "早い", "強い", "多い", "急ぐ", "焦る", "力む", "せかせか"})
+_EASE_OFF = frozenset({"落とす", "抑える", "減らす", "弱める", "緩める", "控える", "下げる"})
+
+
+def eases_an_excess(before: Sequence[Token], now: Sequence[Token], negative: Sequence[str]) -> bool:
+    """前回は早口で聞き取りにくかったが、今回は話す速さを落とし、…: the former fault is one of too much, and
+    every clause of now that reads as a problem takes something away (〜を落とし, 〜を抑え), un-negated."""
+    if not any(t.lemma in _EXCESS or t.normalized in _EXCESS for t in before):
+        return False
+    problems = [p for p in _clauses(now) if read_clause(p, negative) == "problem"]
+    for part in problems:
+        found = _head(part)
+        if found is None or found[1].negations or part[found[0]].lemma not in _EASE_OFF \
+                or not _object_of(part, found[0]):
+            return False
+    return bool(problems)
 
 
 def ends_can_now(tokens: Sequence[Token]) -> bool:

@@ -32,7 +32,13 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import ends_can_now, former_fault_not_seen, read_clauses, unjudged_consequence
+from sadame.lang._predicate import (
+    eases_an_excess,
+    ends_can_now,
+    former_fault_not_seen,
+    read_clauses,
+    unjudged_consequence,
+)
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -301,7 +307,8 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
         return False
     main = "".join(t.surface for t in clause)
     reading = read_clauses(clause, negative)
-    fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
+    fewer = reading == "problem" and (_fewer_only(tokens[:split], clause)
+                                      or eases_an_excess(tokens[:split], clause, negative))  # 速さを落とし
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
 
