@@ -207,6 +207,8 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
 #: Words that make what follows a residual: still a little, only sometimes, only there.
 _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少", "若干", "わずか", "僅か", "ちょっと", "だけ",
                        "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
+#: Residual words that say nothing of degree (まだ, だけ): with an excess, the excess stands in full.
+_STILL_ONLY = frozenset({"まだ", "未だ", "だけ", "のみ"})
 #: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
 _PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
 #: Words of "every time": what follows them is no residual but a fault that stands.
@@ -272,6 +274,9 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
+    words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
+    always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
     residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
