@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "eases_an_excess", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -74,9 +74,10 @@ _PERCEIVE = frozenset({"読む", "見る", "聞く", "分かる", "わかる", "
 #: Verbs of knowing or perceiving as an ability: 〜なくなった of them is a loss (分からなくなった).
 _KNOW = frozenset({"分かる", "わかる", "判る", "見える", "聞こえる", "気付く", "気づく", "理解", "把握", "思い出す"})
 #: Intransitive verbs Sudachi keeps whole (取れる: come off) that, with an object in を, can only be the
-#: potential of the transitive verb (写真を撮れる, 薪を割れる); not 向ける / 続ける (transitive) nor 抜ける
-#: (トンネルを抜ける: a path).
-_OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
+#: potential of the transitive verb (写真を撮れる, 薪を割れる, 札を5枚抜けており); not 向ける / 続ける
+#: (transitive). 抜ける of a path (トンネルを抜ける) reads as "can" too: a neutral statement a coach seldom
+#: makes, while 札を抜けた / 肩の力を抜けている are what 抜ける with を means in a finding.
+_OBJECT_POTENTIAL = frozenset({"取れる", "撮れる", "抜ける", "切れる", "焼ける", "割れる", "折れる", "売れる", "釣れる", "破れる"})
 #: Adverbs of "even more" (さらに分かりやすくなった): a good former state, then more of it.
 _FURTHER = frozenset({"さらに", "更に", "一層", "いっそう", "より一層", "ますます", "一段と"})
 #: Verbs of showing: their potential with a fault as object is pointing it out (誤りを示せる).
@@ -476,10 +477,13 @@ def _too_much(tokens: Sequence[Token], i: int) -> bool:
 
 
 def _fault_gone(tokens: Sequence[Token], start: int, head: int, chain: _Chain, lex: Lexicon) -> bool:
-    """An occasion or a fault (こと, 場面, 失敗) is the subject after ``start`` and the head says it
-    is gone (なくなった, 見られなかった, 減った): what comes before it is inside the subject
+    """An occasion or a fault (こと, 場面, 失敗, 癖) is the subject after ``start`` and the head says it
+    is gone (なくなった, 見られなかった, 減った, 少なくなった, 改善された): what comes before it is inside the subject
     (付けすぎて滑ることが|なくなった), not a clause of its own; not 入れすぎて甘みがなくなった."""
-    gone = chain.negations % 2 == 1 or tokens[head].lemma in ("なくなる", "無くなる", "減る", "減少")
+    word = tokens[head]
+    gone = chain.negations % 2 == 1 or word.lemma in ("なくなる", "無くなる", "減る", "減少") or (
+        _lemma_in(word, lex.better_words) and not chain.negations) or (
+        word.lemma == "少ない" and chain.became and not chain.negations)  # 癖が改善され, ことが少なくなった
     return gone and any(n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
                         and (t.lemma in _OCCASIONS | {"の"} or _in_words(t, lex.problem_nouns))
                         for t, n in pairwise(tokens[start:head]))
@@ -513,7 +517,7 @@ def _idiom_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: 
         return 1, True  # 〜することが習慣になってきた
     if t.surface in ("様", "さま", "サマ") and chain.became:
         return 1, True  # 構えがさまになってきた
-    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES \
+    if t.normalized == "籠もる" and head >= 2 and tokens[head - 1].surface in _SUBJECT_PARTICLES | {"の"} \
             and tokens[head - 2].lemma in _FEELINGS:
         return 1, False  # 気持ちがこもっている: feeling put in, not a muffled sound (音がこもる)
     if t.surface == "気" and chain.became:
@@ -535,7 +539,8 @@ def _ease_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
     lost |= _lemma_in(t, lex.existence_verbs | lex.event_verbs) and subject < 0  # 焼きムラが出にくくなった
     if chain.ease < 0 and chain.became and not bad and (lost or _happens_to_subject(tokens, head, lex)):
         return 1, True  # what now happens less is what should not
-    return (-chain.ease if bad else chain.ease), False
+    lost |= _lemma_in(t, lex.cause_verbs) and subject < 0  # 誤解を招きやすい
+    return (-chain.ease if bad or lost else chain.ease), False  # ムラが出やすい, 誤解が起きにくい
 
 
 def _fault_compound(token: Token, lex: Lexicon) -> bool:
@@ -632,7 +637,12 @@ def _word_polarity(tokens: Sequence[Token], head: int, chain: _Chain, subject: i
         return (1 if verbal_noun and not subject else subject), False  # 指導ができている: "can do"; すき間ができる
     if _lemma_in(t, lex.positive_states) or t.lemma in ("できる", "出来る"):
         verbal = t.pos[0] == "動詞" or (head + 1 < len(tokens) and tokens[head + 1].lemma in ("する", "為る"))
+        if t.pos[0] == "動詞" and _bad_manner(tokens[: head + 1], lex):
+            return -1, False  # 早口でまとめていた, 雑に整えている: a good act done badly
         return 1, verbal and chain.past and not chain.progressive  # 安定した (a change), 安定している (a state)
+    if t.pos[0] == "名詞" and _lemma_in(t, lex.positive_nouns) and tokens[head + 1 : head + 2] \
+            and tokens[head + 1].lemma == "だ":
+        return 1, False  # 〜のは大きな強みだ: a good noun as the predicate
     return 0, False
 
 
@@ -725,12 +735,14 @@ def _refrained(tokens: Sequence[Token], head: int, lex: Lexicon) -> bool:
 
 
 def _bad_manner(tokens: Sequence[Token], lex: Lexicon) -> bool:
-    """An adverbial bad state before a neutral verb head (無理に取ろうとしている, 雑に引いている)."""
+    """An adverbial bad state before a verb head (無理に取ろうとしている, 雑に引いている, 早口でまとめていた)."""
     for i in range(len(tokens) - 1):
         t, nxt = tokens[i], tokens[i + 1]
         adverbial = nxt.surface == "に" and nxt.pos[0] in ("助動詞", "助詞") and t.pos[0] in ("形状詞", "名詞")
+        fault = t.pos[0] == "名詞" and nxt.surface == "で" and _in_words(t, lex.problem_nouns)  # 早口で, 棒読みで
+        bad = fault or (adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)))
         between = tokens[i + 1 :]
-        if adverbial and (_lemma_in(t, lex.negative_states) or _lemma_in(t, lex.negative_modifiers)) and not any(
+        if bad and not any(
                 (b.surface in _SUBJECT_PARTICLES and b.pos[0] == "助詞") or is_negator(b) for b in between):
             return True
     return False
@@ -1332,6 +1344,31 @@ def _can_now(tokens: Sequence[Token]) -> bool:
                                                     or _can_form(tokens[head]))
 
 
+#: A fault of too much (早口, 速い, 〜すぎる) and the acts that take some of it away (速さを落とし, 力を抑え).
+_EXCESS = frozenset({"すぎる", "過ぎる", "早口", "速い", "早い", "強い", "多い", "急ぐ", "焦る", "力む", "せかせか"})
+_EASE_OFF = frozenset({"落とす", "抑える", "減らす", "弱める", "緩める", "控える", "下げる"})
+
+
+def eases_an_excess(before: Sequence[Token], now: Sequence[Token], negative: Sequence[str]) -> bool:
+    """前回は早口で聞き取りにくかったが、今回は話す速さを落とし、…: the former fault is one of too much, and
+    every clause of now that reads as a problem takes something away (〜を落とし, 〜を抑え), un-negated."""
+    if not any(t.lemma in _EXCESS or t.normalized in _EXCESS for t in before):
+        return False
+    problems = [p for p in _clauses(now) if read_clause(p, negative) == "problem"]
+    for part in problems:
+        found = _head(part)
+        if found is None or found[1].negations or part[found[0]].lemma not in _EASE_OFF \
+                or not _object_of(part, found[0]):
+            return False
+    return bool(problems)
+
+
+def ends_can_now(tokens: Sequence[Token]) -> bool:
+    """The last clause of ``tokens`` says "can do now" (欠品時にすぐ報告できるようになった): an ability, a named thing."""
+    parts = _clauses(tokens)
+    return bool(parts) and _can_now(parts[-1])
+
+
 def _now_so(tokens: Sequence[Token]) -> bool:
     """The clause ends in 〜ようになった, not negated (聞こえるようになった, 笑えるようになった)."""
     found = _head(tokens)
@@ -1397,6 +1434,31 @@ def _change_clause(tokens: Sequence[Token]) -> bool:
     return continuative and (last.lemma in ("なる", "成る") or verb.lemma in _SETTLE or verb.lemma in _AMOUNT)
 
 
+def former_fault_not_seen(before: Sequence[Token], after: Sequence[Token], negative: Sequence[str]) -> bool:
+    """以前は〜を読み間違えることがあったが、今回は一度も見られなかった / 前回は中あんが透けていたが、今回は
+    透けが見られなかった: the clause after a past fault says nothing is seen, either of no subject
+    (the fault conceded before it, said a problem) or of the stem of the former clause's verb."""
+    parts = _clauses(after)
+    if not parts or any(read_clause(p, negative) == "problem" for p in parts[:-1]):
+        return False
+    found = _head(parts[-1])
+    if found is None or found[1].negations % 2 == 0:
+        return False
+    head, chain = found
+    lex = lexicon()
+    word = parts[-1][head]
+    if not (_lemma_in(word, lex.existence_verbs) or word.lemma in ("ない", "無い") or (word.lemma == "見る" and chain.rareru)):
+        return False
+    subjects = [t for t, n in pairwise(parts[-1][:head]) if n.surface in _SUBJECT_PARTICLES and n.pos[0] == "助詞"
+                and t.pos[0] in ("名詞", "代名詞", "動詞") and t.surface not in _NOW_WORDS and t.surface not in _ONCE]
+    if not subjects:
+        return read_clauses(before, negative) == "problem"  # 一度も見られなかった: the fault conceded
+    former = _head(_clauses(before)[-1]) if _clauses(before) else None
+    verb = _clauses(before)[-1][former[0]] if former is not None else None
+    return verb is not None and verb.pos[0] == "動詞" and verb.lemma not in ("する", "為る") \
+        and subjects[-1].surface == verb.surface and verb.surface != verb.lemma  # 透けていた -> 透けが
+
+
 def read_clause_text(text: str, negative: Sequence[str] = ()) -> Reading:
     """:func:`read_clauses` of the whole ``text`` (for tests and examples)."""
     return read_clauses(analyze(text[:2_000]), negative)
@@ -1438,6 +1500,13 @@ def _good_token(token: Token, good: frozenset[str]) -> bool:
     return token.lemma in good or token.normalized in good or (token.pos[0] != "動詞" and token.surface in good)
 
 
+def _omitted(tokens: Sequence[Token], lex: Lexicon) -> bool:
+    """A step left out: a verb that is no fault, negated by 〜ず / 〜ずに / 〜ないで (考えずに, 確かめずに;
+    not 崩さずに, 焦らずに, whose verb is a fault)."""
+    return any(t.pos[0] == "動詞" and n.lemma in ("ず", "ない", "ぬ") and n.pos[0] == "助動詞"
+               and not _lemma_in(t, lex.problem_verbs) for t, n in pairwise(tokens))
+
+
 def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
     """A cause in 〜ため、 that is nothing good, then a result that no word judges (切り込んでいるため、
     ほぞが細くなり、がたつきが出ている; 手のひらが外を向いているため、腕が空回りしやすい): a coach
@@ -1457,6 +1526,9 @@ def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) 
         return False
     if reading == "problem" and not any(_good_token(t, good) for t in result):
         return True  # 上体が突っ込んでいるため、球が高めに浮きやすい: a fault, then what it leads to
+    if _omitted(cause, lex) and not any(_good_token(t, good) for t in result) \
+            and read_clauses(result, negative) not in ("better", "praise"):
+        return True  # 配置を考えずに書き始めたため、スペースがなくなり: a step left out, then its result
     return read_clauses(result, negative) != "problem" and not _judged(result, lex, negative)
 
 

@@ -32,7 +32,13 @@ from sadame.lang._change import change_of, has_progress_cue, has_return_cue, mai
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
-from sadame.lang._predicate import read_clauses, unjudged_consequence
+from sadame.lang._predicate import (
+    eases_an_excess,
+    ends_can_now,
+    former_fault_not_seen,
+    read_clauses,
+    unjudged_consequence,
+)
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -157,7 +163,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
-    if _progress_then_residual(tokens, negative):
+    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative):
         return "improvement"
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
@@ -183,7 +189,8 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
         for prefix in _NEGATING_PREFIXES:
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
-    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now):
+    if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now) \
+            and not _also_now(now) and not _hasty(now):
         before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
         if before in ("praise", "better") and not is_praise(now, positive, negative):
             return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
@@ -200,10 +207,13 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
 #: Words that make what follows a residual: still a little, only sometimes, only there.
 _RESIDUAL = frozenset({"まだ", "未だ", "少し", "少々", "やや", "多少", "若干", "わずか", "僅か", "ちょっと", "だけ",
                        "のみ", "時々", "ときどき", "時折", "たまに", "一部", "ところどころ", "所々", "部分的"})
+#: Residual words that say nothing of degree (まだ, だけ): with an excess, the excess stands in full.
+_STILL_ONLY = frozenset({"まだ", "未だ", "だけ", "のみ"})
 #: Nouns of progress in general (良い変化が見られたが): they name no thing that got better.
 _PROGRESS = frozenset({"伸び", "成果", "効果", "手応え", "変化", "兆し", "進歩", "成長", "上達", "向上", "改善", "前進"})
 #: Words of "every time": what follows them is no residual but a fault that stands.
-_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に"})
+_ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全く", "全然", "一向に", "多い", "目立つ", "頻繁", "しばしば",
+                     "たびたび", "度々"})  # 〜ことが多い: often, no residual
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
@@ -224,12 +234,31 @@ def _split_residual(tokens: Sequence[Token]) -> int | None:
     return split
 
 
+def _said_before(tokens: Sequence[Token], k: int) -> bool:
+    """A subject in が / は before ``tokens[k]``: a fault stated before a condition (締めが甘く荷重をかけると
+    緩んでしまう), so the condition is no "only when" (疲れると少し戻る, 緊張すると声が震える)."""
+    return any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in tokens[:k])
+
+
 def _sentence_end(token: Token) -> bool:
     """``token`` ends a sentence: a past or polite auxiliary (た, ます, です) or a verb or adjective
     in its final form (そろう, 良い), not a continuative (和らぎ、) nor a particle."""
     if token.pos[0] == "助動詞":
         return token.surface in ("た", "だ", "ます", "です")  # 和らいだ (Sudachi: だ), not the で of ので
     return token.pos[0] in ("動詞", "形容詞") and token.surface == token.lemma
+
+
+def _also_now(now: str) -> bool:
+    """今回も / 今日も: what was is so again now, no contrast (前回は…波打っていたが、今回も同じように)."""
+    tokens = analyze(now[:40])
+    return len(tokens) >= 2 and tokens[1].surface == "も"
+
+
+def _hasty(now: str) -> bool:
+    """急いで / 慌てて / 焦って as the manner of what is done now (今回は急いで引き上げ、蜂を興奮させていた):
+    a fault's manner, so a former state then this is no progress by default."""
+    tokens = analyze(now)
+    return any(t.lemma in ("急ぐ", "慌てる", "焦る") and n.surface in ("て", "で") for t, n in pairwise(tokens))
 
 
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -240,16 +269,36 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     before, after = tokens[:split], tokens[split + 1 :]
     progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
-                and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before))
+                and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before)) \
+        or ends_can_now(before)  # すぐリーダーへ報告できるようになった: an ability is a named thing
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
-                      for p, t in pairwise(after))  # 疲れると少し戻る, 緊張すると
+                      and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
+    words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
+    always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
     residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
     return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
         or _conceded_fault_then_now(before, negative)
+
+
+def _progress_then_former_note(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Progress, then a last sentence of how it was (〜ができるようになってきた。前回は回った後に横へ倒れ込んで
+    いた。): a past topic, a past ending, no word of now, a fault: the note says what got better."""
+    past = lexicon().past_words
+    start = next((i + 1 for i in range(len(tokens) - 3, 0, -1)
+                  if (tokens[i].surface in ("。", "．") or tokens[i].pos[0] == "空白") and _sentence_end(tokens[i - 1])
+                  and tokens[i + 1].surface in past and tokens[i + 2].surface == "は"), None)
+    if start is None or start < 4:
+        return False
+    note, before = tokens[start:], tokens[: start - 1]
+    words = [t for t in note if t.pos[0] not in ("空白", "補助記号")]
+    if not words or words[-1].surface != "た" or any(t.surface in _NOW_TOPIC for t in note):
+        return False
+    return read_clauses(note, negative) == "problem" and read_clauses(main_clause(before), negative) == "better"
 
 
 def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -263,7 +312,8 @@ def _former_fault_then(tokens: Sequence[Token], clause: Sequence[Token], negativ
         return False
     main = "".join(t.surface for t in clause)
     reading = read_clauses(clause, negative)
-    fewer = reading == "problem" and _fewer_only(tokens[:split], clause)
+    fewer = reading == "problem" and (_fewer_only(tokens[:split], clause)
+                                      or eases_an_excess(tokens[:split], clause, negative))  # 速さを落とし
     return (reading != "problem" or fewer) and not any(
         w in main and _stands(main, w) and not negative_is_resolved(main, w) for w in negative)
 
@@ -281,14 +331,15 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
     for i in range(2, len(tokens) - 3):
         t = tokens[i]
         conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
-        if not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞":
+        nominal = t.surface == "が" and tokens[i - 1].surface == "の" and tokens[i - 2].surface == "た"  # ずれていたのが、
+        if not nominal and (not conceded or tokens[i - 1].surface != "た" or tokens[i - 1].pos[0] != "助動詞"):
             continue
         k = i + (2 if t.surface == "もの" else 1)
         while k < len(tokens) and tokens[k].pos[0] in ("空白", "補助記号"):
             k += 1
         if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
             continue
-        before, after = tokens[:i], tokens[k + 2 :]
+        before, after = tokens[: i - 1 if nominal else i], tokens[k + 2 :]
         main = "".join(x.surface for x in after)
         habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
             and before[-4].surface in _TENDENCY  # 腕の振りが緩む傾向があった: a tendency said of the past
@@ -296,10 +347,18 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
         past = lexicon().past_words  # 前回は腰が壁から離れていたが、今回は: what was is contrasted with now
         topic = any(x.surface in past and n.surface == "は" for x, n in pairwise(before[:4]))
         if (habit or former == "problem" or (topic and former not in ("praise", "better"))) \
-                and read_clauses(after, negative) in ("praise", "better") \
-                and not any(w in main and _stands(main, w) for w in negative):
+                and (_now_reads_well(after, negative, nominal and former == "problem")
+                     or former_fault_not_seen(before, after, negative)) \
+                and not any(w in main and _stands(main, w) and not praise_is_negated(main, w) for w in negative):
             return True
     return False
+
+
+def _now_reads_well(after: Sequence[Token], negative: Sequence[str], unjudged: bool) -> bool:
+    """What is so now reads as praise or progress, or (``unjudged``: after 〜ていたのが、 of a fault)
+    as nothing at all (毎回遅れていたのが、今回は時間どおりに始められた)."""
+    reading = read_clauses(after, negative)
+    return reading in ("praise", "better") or (unjudged and reading is None)
 
 
 def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
