@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -23,7 +24,7 @@ from sadame.normalize import normalize
 from sadame.track._hints import hinted_issues
 from sadame.track._matching import IssueMatcher, MatchCandidate, safe_match
 from sadame.track._ruleset import Ruleset, finding_kind
-from sadame.track._similar_index import Profiler, Sets, user_index
+from sadame.track._similar_index import Profiler, Sets, UserIndex, user_index
 from sadame.track._transaction import DETECTIONS, ISSUES
 
 __all__ = ["MAX_CANDIDATES", "MERGE_OFFER_SCORE", "SimilarIssue", "similar_issues", "similar_issues_scan",
@@ -211,6 +212,38 @@ def _raw_score(a: Sets, b: Sets) -> float:
     return _WEIGHTS[0] * lemma + _WEIGHTS[1] * reading + _WEIGHTS[2] * bigram
 
 
+def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str]) -> dict[str, float]:
+    """:func:`_raw_score` of the query (``features``, ``sets``) against each of ``ids``, the same
+    floats: the shared counts are read from the postings of the query's features (one C-level
+    intersection with the candidates per feature) instead of three set intersections per
+    candidate; the rest is :func:`_raw_score`'s arithmetic in its order."""
+    pool = set(ids)
+    hits: dict[str, list[set[str]]] = {"l": [], "r": [], "b": []}
+    postings = index.postings
+    for f in features:
+        posting = postings.get(f)
+        if posting:
+            hits[f[0]].append(pool & posting)
+    lemmas, readings, bigrams = (Counter(itertools.chain.from_iterable(hits[t])) for t in "lrb")
+    (la, ra, ba), all_sets = sets, index.sets
+    xl, xr, xb = len(la), len(ra), len(ba)
+    w_lemma, w_reading, w_bigram = _WEIGHTS
+    out: dict[str, float] = {}
+    for o in ids:
+        lb, rb, bb = all_sets[o]
+        s = lemmas[o]
+        y = len(lb)
+        lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
+        s = readings[o]
+        y = len(rb)
+        reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
+        s = bigrams[o]
+        y = len(bb)
+        bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
+        out[o] = w_lemma * lemma + w_reading * reading + w_bigram * bigram
+    return out
+
+
 def _ranked(raw: dict[str, float]) -> Iterator[tuple[str, float]]:
     """``(issue, score)`` by score (rounded as :func:`similarity` rounds), best first, ties by id,
     only scores above 0. Rounding is the dearest part of a score and monotone, so the candidates
@@ -269,7 +302,7 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if features is None or sets is None:
         features, sets = _Profiler()(mine)
     polarity = _polarity(title, ruleset)
-    raw = {o: _raw_score(sets, index.sets[o]) for o in index.candidates(features, iid)}
+    raw = _raw_scores(index, features, sets, index.candidates(features, iid))
     ranked: Iterable[tuple[str, float]] = _ranked(raw)
     if matcher is not None:
         ranked = list(ranked)
