@@ -84,8 +84,8 @@ def test_scores_from_the_postings_are_the_same_floats_as_scoring_each_candidate(
     for n in range(0, 400, 7):
         iid = f"i{n:03d}"
         features, sets = index.features[iid], index.sets[iid]
-        candidates = index.candidates(features, iid)
+        candidates, shared, stop = index.nominated(features, iid)
         expected = {o: _raw_score(sets, index.sets[o]) for o in candidates}
-        assert _raw_scores(index, features, sets, candidates) == expected, iid
+        assert _raw_scores(index, features, sets, candidates, shared, stop) == expected, iid
         checked += sum(v > 0 for v in expected.values())
     assert checked > 1000  # most candidates score above 0: the comparison is not of zeros

@@ -212,34 +212,53 @@ def _raw_score(a: Sets, b: Sets) -> float:
     return _WEIGHTS[0] * lemma + _WEIGHTS[1] * reading + _WEIGHTS[2] * bigram
 
 
-def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str]) -> dict[str, float]:
+def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str],
+                shared: Counter[str], stop: int) -> dict[str, float]:
     """:func:`_raw_score` of the query (``features``, ``sets``) against each of ``ids``, the same
-    floats: the shared counts are read from the postings of the query's features (one C-level
-    intersection with the candidates per feature) instead of three set intersections per
-    candidate; the rest is :func:`_raw_score`'s arithmetic in its order."""
+    floats. The shared counts come from the postings of the query's features, one C-level
+    intersection with the candidates per feature, instead of three set intersections per
+    candidate; the bigrams among the nominating features (most of the postings read) are not
+    read again: ``shared`` (:meth:`UserIndex.nominated`) already counts every nominating feature,
+    so an issue's nominating bigrams are that count less its nominating lemmas and readings.
+    The rest is :func:`_raw_score`'s arithmetic in its order."""
     pool = set(ids)
-    hits: dict[str, list[set[str]]] = {"l": [], "r": [], "b": []}
+    lemma_nom: list[set[str]] = []
+    reading_nom: list[set[str]] = []
+    lemma_rest: list[set[str]] = []
+    reading_rest: list[set[str]] = []
+    bigram_rest: list[set[str]] = []
     postings = index.postings
     for f in features:
         posting = postings.get(f)
-        if posting:
-            hits[f[0]].append(pool & posting)
-    lemmas, readings, bigrams = (Counter(itertools.chain.from_iterable(hits[t])) for t in "lrb")
+        if not posting:
+            continue
+        nominating = len(posting) <= stop
+        kind = f[0]
+        if kind == "b":
+            if not nominating:
+                bigram_rest.append(pool & posting)
+        elif kind == "l":
+            (lemma_nom if nominating else lemma_rest).append(pool & posting)
+        else:
+            (reading_nom if nominating else reading_rest).append(pool & posting)
+    nom_l, nom_r, rest_l, rest_r, rest_b = (Counter(itertools.chain.from_iterable(hits)) for hits in
+                                            (lemma_nom, reading_nom, lemma_rest, reading_rest, bigram_rest))
     (la, ra, ba), all_sets = sets, index.sets
     xl, xr, xb = len(la), len(ra), len(ba)
     w_lemma, w_reading, w_bigram = _WEIGHTS
     out: dict[str, float] = {}
     for o in ids:
         lb, rb, bb = all_sets[o]
-        s = lemmas[o]
-        y = len(lb)
-        lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
-        s = readings[o]
-        y = len(rb)
-        reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
-        s = bigrams[o]
+        lemmas, readings = nom_l[o], nom_r[o]
+        s = shared[o] - lemmas - readings + rest_b[o]
         y = len(bb)
         bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
+        s = lemmas + rest_l[o]
+        y = len(lb)
+        lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
+        s = readings + rest_r[o]
+        y = len(rb)
+        reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
         out[o] = w_lemma * lemma + w_reading * reading + w_bigram * bigram
     return out
 
@@ -302,7 +321,7 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if features is None or sets is None:
         features, sets = _Profiler()(mine)
     polarity = _polarity(title, ruleset)
-    raw = _raw_scores(index, features, sets, index.candidates(features, iid))
+    raw = _raw_scores(index, features, sets, *index.nominated(features, iid))
     ranked: Iterable[tuple[str, float]] = _ranked(raw)
     if matcher is not None:
         ranked = list(ranked)

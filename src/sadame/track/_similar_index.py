@@ -66,12 +66,18 @@ class UserIndex:
     def candidates(self, features: Iterable[str], exclude: str, limit: int = MAX_SCORED) -> list[str]:
         """The ``limit`` issues sharing the most features with ``features`` (common features
         nominate nobody); ties by id."""
+        return self.nominated(features, exclude, limit)[0]
+
+    def nominated(self, features: Iterable[str], exclude: str,
+                  limit: int = MAX_SCORED) -> tuple[list[str], Counter[str], int]:
+        """:meth:`candidates`, the count of nominating features each nominated issue shares, and
+        the posting length above which a feature nominates nobody."""
         stop = max(_STOP_MIN, int(STOP_SHARE * len(self.titles)))
         postings = self.postings
         nominating = [p for p in map(postings.get, features) if p and len(p) <= stop]
         shared: Counter[str] = Counter(itertools.chain.from_iterable(nominating))  # (counted at C speed)
         shared.pop(exclude, None)
-        return _top(shared, limit)
+        return _top(shared, limit), shared, stop
 
 
 def _top(shared: Counter[str], limit: int) -> list[str]:
