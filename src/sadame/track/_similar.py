@@ -241,24 +241,31 @@ def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: lis
             (lemma_nom if nominating else lemma_rest).append(pool & posting)
         else:
             (reading_nom if nominating else reading_rest).append(pool & posting)
-    nom_l, nom_r, rest_l, rest_r, rest_b = (Counter(itertools.chain.from_iterable(hits)) for hits in
+    # (``.get(o, 0)``, not ``counter[o]``: a Counter answers a missing key through a Python method)
+    nom_l, nom_r, rest_l, rest_r, rest_b = (Counter(itertools.chain.from_iterable(hits)).get for hits in
                                             (lemma_nom, reading_nom, lemma_rest, reading_rest, bigram_rest))
-    (la, ra, ba), all_sets = sets, index.sets
+    (la, ra, ba), all_sets, nominations = sets, index.sets, shared.get
     xl, xr, xb = len(la), len(ra), len(ba)
     w_lemma, w_reading, w_bigram = _WEIGHTS
     out: dict[str, float] = {}
     for o in ids:
         lb, rb, bb = all_sets[o]
-        lemmas, readings = nom_l[o], nom_r[o]
-        s = shared[o] - lemmas - readings + rest_b[o]
+        lemmas, readings = nom_l(o, 0), nom_r(o, 0)
+        s = nominations(o, 0) - lemmas - readings + rest_b(o, 0)
         y = len(bb)
         bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
-        s = lemmas + rest_l[o]
-        y = len(lb)
-        lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
-        s = readings + rest_r[o]
-        y = len(rb)
-        reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
+        s = lemmas + rest_l(o, 0)
+        if s:
+            y = len(lb)
+            lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5
+        else:
+            lemma = 0.0
+        s = readings + rest_r(o, 0)
+        if s:
+            y = len(rb)
+            reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5
+        else:
+            reading = 0.0
         out[o] = w_lemma * lemma + w_reading * reading + w_bigram * bigram
     return out
 
