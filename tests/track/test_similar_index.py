@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sadame.track import Tracker
-from sadame.track._similar import _Profiler, _ranked, _raw_score, similar_issues_scan, similarity
+from sadame.track._similar import _Profiler, _ranked, _raw_score, _raw_scores, similar_issues_scan, similarity
 from sadame.track._similar_index import UserIndex
 from sadame.track._views import TrackerConfig
 
@@ -72,3 +72,20 @@ def test_a_profile_at_hand_scores_what_similarity_scores() -> None:
     for a, b in itertools.combinations(texts, 2):
         pa, pb = _Profiler()([a]), _Profiler()([b])
         assert round(min(1.0, _raw_score(pa[1], pb[1])), 4) == similarity([a], [b])
+
+
+def test_scores_from_the_postings_are_the_same_floats_as_scoring_each_candidate() -> None:
+    index = UserIndex()
+    texts = _history(400, seed=11)
+    for n, text in enumerate(texts):
+        index.titles[f"i{n:03d}"] = text
+        index._reindex(f"i{n:03d}", *_Profiler()([text]))
+    checked = 0
+    for n in range(0, 400, 7):
+        iid = f"i{n:03d}"
+        features, sets = index.features[iid], index.sets[iid]
+        candidates, shared, stop = index.nominated(features, iid)
+        expected = {o: _raw_score(sets, index.sets[o]) for o in candidates}
+        assert _raw_scores(index, features, sets, candidates, shared, stop) == expected, iid
+        checked += sum(v > 0 for v in expected.values())
+    assert checked > 1000  # most candidates score above 0: the comparison is not of zeros

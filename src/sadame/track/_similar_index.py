@@ -19,6 +19,7 @@ read at query time), and an unmerge needs nothing.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
@@ -65,14 +66,18 @@ class UserIndex:
     def candidates(self, features: Iterable[str], exclude: str, limit: int = MAX_SCORED) -> list[str]:
         """The ``limit`` issues sharing the most features with ``features`` (common features
         nominate nobody); ties by id."""
+        return self.nominated(features, exclude, limit)[0]
+
+    def nominated(self, features: Iterable[str], exclude: str,
+                  limit: int = MAX_SCORED) -> tuple[list[str], Counter[str], int]:
+        """:meth:`candidates`, the count of nominating features each nominated issue shares, and
+        the posting length above which a feature nominates nobody."""
         stop = max(_STOP_MIN, int(STOP_SHARE * len(self.titles)))
-        shared: Counter[str] = Counter()
-        for f in features:
-            posting = self.postings.get(f)
-            if posting and len(posting) <= stop:
-                shared.update(posting)
+        postings = self.postings
+        nominating = [p for p in map(postings.get, features) if p and len(p) <= stop]
+        shared: Counter[str] = Counter(itertools.chain.from_iterable(nominating))  # (counted at C speed)
         shared.pop(exclude, None)
-        return _top(shared, limit)
+        return _top(shared, limit), shared, stop
 
 
 def _top(shared: Counter[str], limit: int) -> list[str]:
@@ -81,7 +86,7 @@ def _top(shared: Counter[str], limit: int) -> list[str]:
     feature nominates at 10,000 issues. A histogram of the counts (small integers) gives the
     cut-off count; only the ids above it and the first ids at it are sorted."""
     if len(shared) <= limit:
-        return sorted(shared, key=lambda i: (-shared[i], i))
+        return _by_count(sorted(shared), shared)
     histogram = Counter(shared.values())
     need, cut = limit, 0
     for count in sorted(histogram, reverse=True):
@@ -89,8 +94,16 @@ def _top(shared: Counter[str], limit: int) -> list[str]:
             cut = count
             break
         need -= histogram[count]
-    above = sorted((i for i, c in shared.items() if c > cut), key=lambda i: (-shared[i], i))
-    return above + sorted(i for i, c in shared.items() if c == cut)[:need]
+    ids, counts = shared.keys(), shared.values()  # (filtered by count at C speed: compress and map)
+    above = _by_count(sorted(itertools.compress(ids, map(cut.__lt__, counts))), shared)
+    return above + sorted(itertools.compress(ids, map(cut.__eq__, counts)))[:need]
+
+
+def _by_count(ids: list[str], shared: Counter[str]) -> list[str]:
+    """``ids`` (sorted) by count, highest first, ties by id: a stable sort keeps the id order
+    of equal counts, even with ``reverse`` (the key a C-level lookup, not a tuple per id)."""
+    ids.sort(key=shared.__getitem__, reverse=True)
+    return ids
 
 
 _LOCK = threading.Lock()
