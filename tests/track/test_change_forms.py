@@ -74,3 +74,21 @@ def test_the_tenth_pass_fresh_sets_read_at_least_as_well_as_after_it(name: str) 
     rows = [(text, kind) for s, _, text, kind in TENTH if s == name]
     assert len(rows) >= 9
     _assert_floor(name, rows, *TENTH_FLOOR[name])
+
+
+PRECISION = [
+    tuple(line.split("\t"))
+    for line in (Path(__file__).parent / "data" / "precision_pass_fresh.tsv").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+]
+#: What the precision pass reads of its fresh sets (improvements recognised, problems lost): a floor.
+PRECISION_FLOOR = {"s1": (4, 0), "s2": (4, 0), "s3": (4, 1), "s4": (3, 1), "s5": (3, 0), "s6": (4, 2),
+                   "s7": (3, 0), "s8": (3, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(PRECISION_FLOOR))
+def test_the_precision_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
+    rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
+            for s, _, text, kind in PRECISION if s == name]
+    assert len(rows) >= 25
+    _assert_floor(name, rows, *PRECISION_FLOOR[name])

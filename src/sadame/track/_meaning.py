@@ -53,6 +53,13 @@ _PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見�
 #: 〜とは言えない / 〜とは言い難い / 〜とまでは言い切れない: what precedes is said not to hold (not とは言え、).
 _NOT_SAID = re.compile(r"と(?:まで)?は(?:言|い)(?:えな|えず|えま|いがた|い難|い切れな|い切れず|い切れま)")
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
+#: もう少し〜だと、 / もう少し〜れば、: what would be better if it were so is not so yet (a wish, a problem).
+_WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|ければ|れば|えば|たら|なら)[、 ]")
+#: Nouns of a habit or a manner shown (確認する姿, 確かめる関わり): as good as the clause before them.
+#: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them.
+_HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
+#: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
+_CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ")
 
 
 def clean_markup(text: str) -> str:
@@ -155,6 +162,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if has_return_cue(text) or _NOT_SAID.search(text):
         return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
+    if _WISH.search(text) or _good_habit_lost(tokens, negative) or _check_dropped(tokens):
+        return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative):
@@ -195,6 +204,47 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
+
+
+def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A clause that is no problem + a habit noun (確認する姿, 確かめる関わり) + が / は, then 見られなく
+    なった / 少なくなった / 減った: a good habit gone (肘が下がる動作が見られなくなった stays progress)."""
+    for i in range(1, len(tokens) - 2):
+        t = tokens[i]
+        if t.lemma not in _HABIT or tokens[i - 1].pos[0] not in ("動詞", "助動詞") \
+                or tokens[i + 1].surface not in ("が", "は", "も"):
+            continue
+        start = i - 1
+        while start > 0 and tokens[start - 1].pos[0] not in ("空白", "補助記号") and tokens[start - 1].pos[1] != "接続助詞":
+            start -= 1
+        rest = [x for x in tokens[i + 2 :] if x.pos[0] not in ("空白", "補助記号")]
+        lemmas = [x.lemma for x in rest]
+        gone = any(a == "見る" and b == "られる" and c in ("ない", "無い") for a, b, c in zip(lemmas, lemmas[1:], lemmas[2:]))
+        gone |= any(a in ("少ない", "減る") for a in lemmas[:6])
+        if gone and read_clauses(tokens[start:i], negative) != "problem" \
+                and not any(x.lemma in lexicon().negative_modifiers for x in tokens[start:i]):
+            return True
+    return False
+
+
+def _check_dropped(tokens: Sequence[Token]) -> bool:
+    """A check or a preparation (後方確認, 一時停止) no longer done (〜をしなくなった) or done less often
+    (確認する頻度が低くなった); 無駄な確認をしなくなった (a needless one) is progress."""
+    if any(x.lemma in lexicon().negative_modifiers for x in tokens):
+        return False
+    for i in range(2, len(tokens) - 2):
+        t = tokens[i]
+        if t.lemma in ("する", "為る") and tokens[i + 1].lemma in ("ない", "無い") and tokens[i + 2].lemma == "なる":
+            k = i - 1
+            while k > 0 and (tokens[k].pos[0] in ("空白", "補助記号") or tokens[k].surface in ("最近", "は", "もう", "あまり", "このところ", "近頃")):
+                k -= 1
+            if tokens[k].surface == "を" and tokens[k - 1].surface.endswith(_CHECKS):
+                return True
+        if t.surface.endswith(_CHECKS) and i + 4 < len(tokens) and tokens[i + 1].lemma in ("する", "為る") \
+                and tokens[i + 2].lemma == "頻度" and tokens[i + 3].surface == "が" \
+                and tokens[i + 4].lemma in ("低い", "少ない", "減る", "下がる"):
+            return True
+    return False
 
 
 #: Words that make what follows a residual: still a little, only sometimes, only there.
