@@ -219,7 +219,7 @@ def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
             start -= 1
         rest = [x for x in tokens[i + 2 :] if x.pos[0] not in ("空白", "補助記号")]
         lemmas = [x.lemma for x in rest]
-        gone = any(a == "見る" and b == "られる" and c in ("ない", "無い") for a, b, c in zip(lemmas, lemmas[1:], lemmas[2:]))
+        gone = any(lemmas[j : j + 3] == ["見る", "られる", "ない"] for j in range(len(lemmas) - 2))
         gone |= any(a in ("少ない", "減る") for a in lemmas[:6])
         if gone and read_clauses(tokens[start:i], negative) != "problem" \
                 and not any(x.lemma in lexicon().negative_modifiers for x in tokens[start:i]):
