@@ -162,7 +162,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if has_return_cue(text) or _NOT_SAID.search(text):
         return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
-    if _WISH.search(text) or _good_habit_lost(tokens, negative) or _check_dropped(tokens):
+    if _vetoed(text, tokens, negative):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
@@ -204,6 +204,37 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
+
+
+def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Constructions that report a problem in words of progress, read before anything else."""
+    return bool(_WISH.search(text)) or _good_habit_lost(tokens, negative) or _check_dropped(tokens) \
+        or _lost_ability(tokens) or _good_then_contrast(tokens, negative)
+
+
+def _lost_ability(tokens: Sequence[Token]) -> bool:
+    """出 + られ + なく + なる: 出られる is "can go out", not "(a fault) shows"; no longer able is a loss
+    (馬が前に出られなくなった). 見られなくなった stays "no longer seen"."""
+    return any(a.lemma in ("出る", "入る") and b.lemma == "られる" and c.lemma in ("ない", "無い") and d.lemma == "なる"
+               for a, b, c, d in zip(tokens, tokens[1:], tokens[2:], tokens[3:], strict=False))
+
+
+def _good_then_contrast(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Something good, then 一方(で)、 and a clause that reads as nothing good on its own: the coach's
+    point is what follows the contrast (正確になった一方で、停車時の衝動が大きくなっている); a clause in
+    〜も (ミスが減った一方で、スピードも上がった) adds a gain and reads as before."""
+    for i in range(2, len(tokens) - 2):
+        t, prev = tokens[i], tokens[i - 1]
+        if t.surface != "一方" or prev.pos[0] not in ("助動詞", "動詞", "形容詞", "形状詞"):
+            continue
+        k = i + 1
+        while k < len(tokens) and (tokens[k].surface in ("で", "では") or tokens[k].pos[0] in ("空白", "補助記号")):
+            k += 1
+        also = any(x.surface == "も" and x.pos[0] == "助詞" for x in tokens[k:])  # スピードも上がった: one more gain
+        if not also and read_clauses(tokens[:i], negative) in ("praise", "better") \
+                and read_clauses(tokens[k:], negative) not in ("praise", "better"):
+            return True
+    return False
 
 
 def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
