@@ -59,7 +59,12 @@ _WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|けれ�
 #: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them.
 _HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
 #: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
-_CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ")
+_CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ",
+           "片付け", "片づけ", "手洗い", "掃除")
+#: Words of "even more" after a good past (さらに分かりやすくなった): progress beyond it, not a loss.
+_STILL = frozenset({"さらに", "更に", "一層", "いっそう", "一段", "一段と", "もっと", "より"})
+#: Words between 〜を and しなくなった that say nothing of the act (〜を、最近はしなくなった).
+_ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "近頃", "すっかり"})
 
 
 def clean_markup(text: str) -> str:
@@ -209,7 +214,21 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
 def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """Constructions that report a problem in words of progress, read before anything else."""
     return bool(_WISH.search(text)) or _good_habit_lost(tokens, negative) or _check_dropped(tokens) \
-        or _lost_ability(tokens) or _good_then_contrast(tokens, negative)
+        or _lost_ability(tokens) or _good_then_contrast(tokens, negative) or _good_past_lost(tokens, negative)
+
+
+def _good_past_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """前回まではできていた、〜が今回は抜けていた: an opener that says a thing was done well in the past
+    (a past word, then praise in 〜ていた / 〜た), then anything but praise (今回もできていた) or progress
+    beyond it (さらに分かりやすくなった)."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    if len(words) < 6 or words[0].surface not in lexicon().past_words:
+        return False
+    end = next((j for j in range(2, min(8, len(words))) if words[j].surface == "た" and words[j].pos[0] == "助動詞"), None)
+    if end is None or read_clauses(words[: end + 1], negative) != "praise":
+        return False
+    rest = read_clauses(words[end + 1 :], negative)  # 以前は丁寧だった説明が、今回はさらに分かりやすく: better still
+    return rest != "praise" and not (rest == "better" and any(t.surface in _STILL for t in words[end + 1 :]))
 
 
 def _lost_ability(tokens: Sequence[Token]) -> bool:
@@ -259,23 +278,33 @@ def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
 
 
 def _check_dropped(tokens: Sequence[Token]) -> bool:
-    """A check or a preparation (後方確認, 一時停止) no longer done (〜をしなくなった) or done less often
-    (確認する頻度が低くなった); 無駄な確認をしなくなった (a needless one) is progress."""
+    """A check or a preparation (後方確認, 一時停止, 声かけすること) no longer done (〜をしなくなった) or
+    done less often (確認する頻度が低くなった, 味を確かめる回数が減った); 無駄な確認をしなくなった (a needless
+    one) and 何度も見直す回数が減った (one done too often) are progress."""
     if any(x.lemma in lexicon().negative_modifiers for x in tokens):
         return False
-    for i in range(2, len(tokens) - 2):
+    for i in range(3, len(tokens) - 2):
         t = tokens[i]
         if t.lemma in ("する", "為る") and tokens[i + 1].lemma in ("ない", "無い") and tokens[i + 2].lemma == "なる":
             k = i - 1
-            while k > 0 and (tokens[k].pos[0] in ("空白", "補助記号") or tokens[k].surface in ("最近", "は", "もう", "あまり", "このところ", "近頃")):
+            while k > 0 and (tokens[k].pos[0] in ("空白", "補助記号") or tokens[k].surface in _ASIDE):
                 k -= 1
-            if tokens[k].surface == "を" and tokens[k - 1].surface.endswith(_CHECKS):
+            done = k - 1  # 声かけすることを: the check is the clause before こと
+            if done >= 2 and tokens[done].lemma in ("こと", "事") and tokens[done - 1].lemma in ("する", "為る"):
+                done -= 2
+            if tokens[k].surface == "を" and _checking(tokens[done]):
                 return True
-        if t.surface.endswith(_CHECKS) and i + 4 < len(tokens) and tokens[i + 1].lemma in ("する", "為る") \
-                and tokens[i + 2].lemma == "頻度" and tokens[i + 3].surface == "が" \
-                and tokens[i + 4].lemma in ("低い", "少ない", "減る", "下がる"):
+        c = i + 2 if tokens[i + 1].lemma in ("する", "為る") else i + 1  # 確認する頻度, 確かめる回数
+        again = any(x.surface in ("何度", "何回", "いちいち", "二度") for x in tokens[:i])  # 何度も見直す: too often
+        if _checking(t) and not again and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
+                and any(x.lemma in ("低い", "少ない", "減る", "下がる") for x in tokens[c + 2 : c + 6]):
             return True
     return False
+
+
+def _checking(token: Token) -> bool:
+    """An act of checking or preparing: a noun ending in one (後方確認) or 確かめる / 見直す."""
+    return token.surface.endswith(_CHECKS) or token.lemma in ("確かめる", "見直す", "見返す")
 
 
 #: Words that make what follows a residual: still a little, only sometimes, only there.
