@@ -60,7 +60,7 @@ _WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|けれ�
 _HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
 #: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
 _CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ",
-           "片付け", "片づけ", "手洗い", "掃除")
+           "片付け", "片づけ", "手洗い", "掃除", "準備運動", "ウォーミングアップ", "ストレッチ")
 #: Words of "even more" after a good past (さらに分かりやすくなった): progress beyond it, not a loss.
 _STILL = frozenset({"さらに", "更に", "一層", "いっそう", "一段", "一段と", "もっと", "より"})
 #: Words between 〜を and しなくなった that say nothing of the act (〜を、最近はしなくなった).
@@ -281,9 +281,10 @@ def _check_dropped(tokens: Sequence[Token]) -> bool:
     """A check or a preparation (後方確認, 一時停止, 声かけすること) no longer done (〜をしなくなった) or
     done less often (確認する頻度が低くなった, 味を確かめる回数が減った); 無駄な確認をしなくなった (a needless
     one) and 何度も見直す回数が減った (one done too often) are progress."""
-    if any(x.lemma in lexicon().negative_modifiers for x in tokens):
+    lex = lexicon()  # 無駄な確認, 無理なストレッチ: a needless or forced one
+    if any(x.lemma in lex.negative_modifiers or x.lemma in lex.problem_nouns for x in tokens):
         return False
-    for i in range(3, len(tokens) - 2):
+    for i in range(2, len(tokens) - 2):
         t = tokens[i]
         if t.lemma in ("する", "為る") and tokens[i + 1].lemma in ("ない", "無い") and tokens[i + 2].lemma == "なる":
             k = i - 1
