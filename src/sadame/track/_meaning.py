@@ -213,8 +213,17 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
 
 def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """Constructions that report a problem in words of progress, read before anything else."""
-    return bool(_WISH.search(text)) or _good_habit_lost(tokens, negative) or _check_dropped(tokens) \
-        or _lost_ability(tokens) or _good_then_contrast(tokens, negative) or _good_past_lost(tokens, negative)
+    if _WISH.search(text):  # each test below only where its words are (the reader's time stays as it was)
+        return True
+    if any(w in text for w in _HABIT) and _good_habit_lost(tokens, negative):
+        return True
+    if ("しなく" in text or "頻度" in text or "回数" in text) and _check_dropped(tokens):
+        return True
+    if "られなく" in text and _lost_ability(tokens):
+        return True
+    if "一方" in text and _good_then_contrast(tokens, negative):
+        return True
+    return text.startswith(tuple(lexicon().past_words)) and _good_past_lost(tokens, negative)
 
 
 def _good_past_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
