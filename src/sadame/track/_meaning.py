@@ -56,7 +56,10 @@ _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
 #: もう少し〜だと、 / もう少し〜れば、: what would be better if it were so is not so yet (a wish, a problem).
 _WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|ければ|れば|えば|たら|なら)[、 ]")
 #: Nouns of a habit or a manner shown (確認する姿, 確かめる関わり): as good as the clause before them.
-#: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them.
+#: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them:
+#: they count only of an act of attending or checking (気を配る様子, 間合いを測る動作).
+_SEEN = frozenset({"様子", "動作"})
+_ATTEND = frozenset({"配る", "測る", "見極める", "確かめる", "見直す", "見返す"})
 _HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
 #: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
 _CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ",
@@ -215,7 +218,7 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
     """Constructions that report a problem in words of progress, read before anything else."""
     if _WISH.search(text):  # each test below only where its words are (the reader's time stays as it was)
         return True
-    if any(w in text for w in _HABIT) and _good_habit_lost(tokens, negative):
+    if any(w in text for w in _HABIT | _SEEN) and _good_habit_lost(tokens, negative):
         return True
     if ("しなく" in text or "頻度" in text or "回数" in text) and _check_dropped(tokens):
         return True
@@ -267,10 +270,11 @@ def _good_then_contrast(tokens: Sequence[Token], negative: Sequence[str]) -> boo
 
 def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A clause that is no problem + a habit noun (確認する姿, 確かめる関わり) + が / は, then 見られなく
-    なった / 少なくなった / 減った: a good habit gone (肘が下がる動作が見られなくなった stays progress)."""
+    なった / 少なくなった / 減った: a good habit gone (肘が下がる動作が見られなくなった stays progress);
+    様子 / 動作 only of attending or checking (気を配る様子; 身構える様子が見られなくなった stays progress)."""
     for i in range(1, len(tokens) - 2):
         t = tokens[i]
-        if t.lemma not in _HABIT or tokens[i - 1].pos[0] not in ("動詞", "助動詞") \
+        if (t.lemma not in _HABIT and t.lemma not in _SEEN) or tokens[i - 1].pos[0] not in ("動詞", "助動詞") \
                 or tokens[i + 1].surface not in ("が", "は", "も"):
             continue
         start = i - 1
@@ -280,10 +284,19 @@ def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
         lemmas = [x.lemma for x in rest]
         gone = any(lemmas[j : j + 3] == ["見る", "られる", "ない"] for j in range(len(lemmas) - 2))
         gone |= any(a in ("少ない", "減る") for a in lemmas[:6])
-        if gone and read_clauses(tokens[start:i], negative) != "problem" \
-                and not any(x.lemma in lexicon().negative_modifiers for x in tokens[start:i]):
+        attends = t.lemma in _HABIT or any(_checking(x) or x.lemma in _ATTEND for x in tokens[start:i])
+        if gone and attends and read_clauses(tokens[start:i], negative) != "problem" \
+                and not _excessive(tokens[:i], often=t.lemma in _SEEN):  # 何度も確認する姿: careful
             return True
     return False
+
+
+def _excessive(tokens: Sequence[Token], often: bool) -> bool:
+    """A needless or faulty act (余計な, 緊張して), or with ``often`` a too frequent one (何度も手元を確かめる
+    様子): seeing less of it is progress."""
+    lex = lexicon()
+    return any((often and x.surface in ("何度", "何回", "いちいち")) or x.lemma in lex.negative_modifiers
+               or x.lemma in lex.problem_nouns for x in tokens)
 
 
 def _check_dropped(tokens: Sequence[Token]) -> bool:
