@@ -83,12 +83,13 @@ PRECISION = [
 ]
 #: What the precision pass reads of its fresh sets (improvements recognised, problems lost): a floor.
 PRECISION_FLOOR = {"s1": (4, 0), "s2": (4, 0), "s3": (4, 0), "s4": (3, 0), "s5": (3, 0), "s6": (4, 0),
-                   "s7": (3, 0), "s8": (3, 0), "s9": (3, 0), "s10": (3, 0), "s11": (3, 1), "s12": (3, 0)}
+                   "s7": (3, 0), "s8": (3, 0), "s9": (3, 0), "s10": (3, 0), "s11": (3, 1), "s12": (3, 0),
+                   "s13": (1, 1), "s14": (2, 1), "s15": (2, 1)}
 
 
 @pytest.mark.parametrize("name", sorted(PRECISION_FLOOR))
 def test_the_precision_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
     rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
             for s, _, text, kind in PRECISION if s == name]
-    assert len(rows) >= 17
+    assert len(rows) >= 13
     _assert_floor(name, rows, *PRECISION_FLOOR[name])
