@@ -66,6 +66,9 @@ _CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "�
            "片付け", "片づけ", "手洗い", "掃除", "準備運動", "ウォーミングアップ", "ストレッチ")
 #: Words of "even more" after a good past (さらに分かりやすくなった): progress beyond it, not a loss.
 _STILL = frozenset({"さらに", "更に", "一層", "いっそう", "一段", "一段と", "もっと", "より"})
+#: Verbs of checking, and of telling and asking (読み上げる, 尋ねる): their count falling is a loss.
+_CHECK_VERBS = frozenset({"確かめる", "見直す", "見返す", "読み上げる", "尋ねる", "問いかける", "話しかける", "呼びかける",
+                          "伝える", "確認"})
 #: Words between 〜を and しなくなった that say nothing of the act (〜を、最近はしなくなった).
 _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "近頃", "すっかり"})
 
@@ -319,7 +322,8 @@ def _check_dropped(tokens: Sequence[Token]) -> bool:
                 return True
         c = i + 2 if tokens[i + 1].lemma in ("する", "為る") else i + 1  # 確認する頻度, 確かめる回数
         again = any(x.surface in ("何度", "何回", "いちいち", "二度") for x in tokens[:i])  # 何度も見直す: too often
-        if _checking(t) and not again and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
+        floor = t.lemma == "振る" and tokens[i - 2].lemma == "話"  # 話を振る: giving someone the floor, a telling
+        if (_checking(t) or floor) and not again and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
                 and any(x.lemma in ("低い", "少ない", "減る", "下がる") for x in tokens[c + 2 : c + 6]):
             return True
     return False
@@ -327,7 +331,7 @@ def _check_dropped(tokens: Sequence[Token]) -> bool:
 
 def _checking(token: Token) -> bool:
     """An act of checking or preparing: a noun ending in one (後方確認) or 確かめる / 見直す."""
-    return token.surface.endswith(_CHECKS) or token.lemma in ("確かめる", "見直す", "見返す")
+    return token.surface.endswith(_CHECKS) or token.lemma in _CHECK_VERBS
 
 
 #: Words that make what follows a residual: still a little, only sometimes, only there.
