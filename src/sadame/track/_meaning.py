@@ -61,6 +61,7 @@ _WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|けれ�
 _SEEN = frozenset({"様子", "動作"})
 _ATTEND = frozenset({"配る", "測る", "見極める", "確かめる", "見直す", "見返す"})
 _HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
+_HABIT_WORDS = tuple(_HABIT | _SEEN)
 #: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
 _CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ",
            "片付け", "片づけ", "手洗い", "掃除", "準備運動", "ウォーミングアップ", "ストレッチ")
@@ -221,7 +222,7 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
     """Constructions that report a problem in words of progress, read before anything else."""
     if _WISH.search(text):  # each test below only where its words are (the reader's time stays as it was)
         return True
-    if any(w in text for w in _HABIT | _SEEN) and _good_habit_lost(tokens, negative):
+    if any(w in text for w in _HABIT_WORDS) and _good_habit_lost(tokens, negative):
         return True
     if ("しなく" in text or "頻度" in text or "回数" in text) and _check_dropped(tokens):
         return True
