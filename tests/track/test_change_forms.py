@@ -90,3 +90,22 @@ def test_the_eleventh_pass_fresh_sets_read_at_least_as_well_as_after_it(name: st
     rows = [(text, kind) for s, _, text, kind in ELEVENTH if s == name]
     assert len(rows) >= 20
     _assert_floor(name, rows, *ELEVENTH_FLOOR[name])
+
+
+PRECISION = [
+    tuple(line.split("\t"))
+    for line in (Path(__file__).parent / "data" / "precision_pass_fresh.tsv").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+]
+#: What the precision pass reads of its fresh sets (improvements recognised, problems lost): a floor.
+PRECISION_FLOOR = {"s1": (4, 0), "s2": (4, 0), "s3": (4, 0), "s4": (3, 0), "s5": (3, 0), "s6": (4, 0),
+                   "s7": (3, 0), "s8": (3, 0), "s9": (3, 0), "s10": (3, 0), "s11": (3, 1), "s12": (3, 0),
+                   "s13": (1, 0), "s14": (2, 1), "s15": (2, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(PRECISION_FLOOR))
+def test_the_precision_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
+    rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
+            for s, _, text, kind in PRECISION if s == name]
+    assert len(rows) >= 13
+    _assert_floor(name, rows, *PRECISION_FLOOR[name])

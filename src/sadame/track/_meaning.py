@@ -59,6 +59,25 @@ _PRESENT = frozenset({"ある", "見当たる", "見られる", "見る", "見�
 #: 〜とは言えない / 〜とは言い難い / 〜とまでは言い切れない: what precedes is said not to hold (not とは言え、).
 _NOT_SAID = re.compile(r"と(?:まで)?は(?:言|い)(?:えな|えず|えま|いがた|い難|い切れな|い切れず|い切れま)")
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
+#: もう少し〜だと、 / もう少し〜れば、: what would be better if it were so is not so yet (a wish, a problem).
+_WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|ければ|れば|えば|たら|なら)[、 ]")
+#: Nouns of a habit or a manner shown (確認する姿, 確かめる関わり): as good as the clause before them.
+#: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them:
+#: they count only of an act of attending or checking (気を配る様子, 間合いを測る動作).
+_SEEN = frozenset({"様子", "動作"})
+_ATTEND = frozenset({"配る", "測る", "見極める", "確かめる", "見直す", "見返す"})
+_HABIT = frozenset({"姿", "関わり", "習慣", "所作", "姿勢", "配慮", "気配り", "心がけ", "工夫"})
+_HABIT_WORDS = tuple(_HABIT | _SEEN)
+#: Acts of checking and preparing: a coach wants them done, so not doing them any more is a loss.
+_CHECKS = ("確認", "点検", "停止", "準備", "声かけ", "声掛け", "挨拶", "報告", "連絡", "復唱", "指差し", "点呼", "手入れ",
+           "片付け", "片づけ", "手洗い", "掃除", "準備運動", "ウォーミングアップ", "ストレッチ")
+#: Words of "even more" after a good past (さらに分かりやすくなった): progress beyond it, not a loss.
+_STILL = frozenset({"さらに", "更に", "一層", "いっそう", "一段", "一段と", "もっと", "より"})
+#: Verbs of checking, and of telling and asking (読み上げる, 尋ねる): their count falling is a loss.
+_CHECK_VERBS = frozenset({"確かめる", "見直す", "見返す", "読み上げる", "尋ねる", "問いかける", "話しかける", "呼びかける",
+                          "伝える", "確認"})
+#: Words between 〜を and しなくなった that say nothing of the act (〜を、最近はしなくなった).
+_ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "近頃", "すっかり"})
 
 
 def clean_markup(text: str) -> str:
@@ -161,6 +180,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if has_return_cue(text) or _NOT_SAID.search(text):
         return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
+    if _vetoed(text, tokens, negative):
+        return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative):
@@ -202,6 +223,141 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
     if not is_praise(main, positive, negative) or not is_praise(text, positive, [w for w in negative if w in main]):
         return "problem"
     return "improvement" if has_progress_cue(text) else "praise"
+
+
+def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Constructions that report a problem in words of progress, read before anything else."""
+    if _WISH.search(text):  # each test below only where its words are (the reader's time stays as it was)
+        return True
+    if any(w in text for w in _HABIT_WORDS) and _good_habit_lost(tokens, negative):
+        return True
+    if ("しなく" in text or "頻度" in text or "回数" in text) and _check_dropped(tokens):
+        return True
+    if "られなく" in text and _lost_ability(tokens):
+        return True
+    if "一方" in text and _good_then_contrast(tokens, negative):
+        return True
+    return text.startswith(tuple(lexicon().past_words)) and _good_past_lost(tokens, negative)
+
+
+def _good_past_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """前回まではできていた、〜が今回は抜けていた: an opener that says a thing was done well in the past
+    (a past word, then praise in 〜ていた / 〜た), then anything but praise (今回もできていた) or progress
+    beyond it (さらに分かりやすくなった)."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    if len(words) < 6 or words[0].surface not in lexicon().past_words:
+        return False
+    end = next((j for j in range(2, min(8, len(words))) if words[j].surface == "た" and words[j].pos[0] == "助動詞"), None)
+    if end is None or read_clauses(words[: end + 1], negative) != "praise":
+        return False
+    rest = read_clauses(words[end + 1 :], negative)  # 以前は丁寧だった説明が、今回はさらに分かりやすく: better still
+    return rest != "praise" and not (rest == "better" and any(t.surface in _STILL for t in words[end + 1 :]))
+
+
+def _lost_ability(tokens: Sequence[Token]) -> bool:
+    """出 + られ + なく + なる: 出られる is "can go out", not "(a fault) shows"; no longer able is a loss
+    (馬が前に出られなくなった). 見られなくなった stays "no longer seen"."""
+    return any(a.lemma in ("出る", "入る") and b.lemma == "られる" and c.lemma in ("ない", "無い") and d.lemma == "なる"
+               for a, b, c, d in zip(tokens, tokens[1:], tokens[2:], tokens[3:], strict=False))
+
+
+def _good_then_contrast(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """Something good, then 一方(で)、 and a clause that reads as nothing good on its own: the coach's
+    point is what follows the contrast (正確になった一方で、停車時の衝動が大きくなっている); a clause in
+    〜も (ミスが減った一方で、スピードも上がった) adds a gain and reads as before."""
+    for i in range(2, len(tokens) - 2):
+        t, prev = tokens[i], tokens[i - 1]
+        if t.surface != "一方" or prev.pos[0] not in ("助動詞", "動詞", "形容詞", "形状詞"):
+            continue
+        k = i + 1
+        while k < len(tokens) and (tokens[k].surface in ("で", "では") or tokens[k].pos[0] in ("空白", "補助記号")):
+            k += 1
+        also = any(x.surface == "も" and x.pos[0] == "助詞" for x in tokens[k:])  # スピードも上がった: one more gain
+        if not also and read_clauses(tokens[:i], negative) in ("praise", "better") \
+                and read_clauses(tokens[k:], negative) not in ("praise", "better"):
+            return True
+    return False
+
+
+def _good_habit_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A clause that is no problem + a habit noun (確認する姿, 確かめる関わり) + が / は, then 見られなく
+    なった / 少なくなった / 減った: a good habit gone (肘が下がる動作が見られなくなった stays progress);
+    様子 / 動作 only of attending or checking (気を配る様子; 身構える様子が見られなくなった stays progress)."""
+    for i in range(1, len(tokens) - 2):
+        t = tokens[i]
+        if (t.lemma not in _HABIT and t.lemma not in _SEEN) or tokens[i - 1].pos[0] not in ("動詞", "助動詞") \
+                or tokens[i + 1].surface not in ("が", "は", "も"):
+            continue
+        start = i - 1
+        while start > 0 and tokens[start - 1].pos[0] not in ("空白", "補助記号") and tokens[start - 1].pos[1] != "接続助詞":
+            start -= 1
+        rest = [x for x in tokens[i + 2 :] if x.pos[0] not in ("空白", "補助記号")]
+        lemmas = [x.lemma for x in rest]
+        gone = any(lemmas[j : j + 3] == ["見る", "られる", "ない"] for j in range(len(lemmas) - 2))
+        gone |= any(a in ("少ない", "減る") for a in lemmas[:6])
+        attends = t.lemma in _HABIT or any(_checking(x) or x.lemma in _ATTEND for x in tokens[start:i])
+        if gone and attends and read_clauses(tokens[start:i], negative) != "problem" \
+                and not _excessive(tokens[:i], often=t.lemma in _SEEN):  # 何度も確認する姿: careful
+            return True
+    return False
+
+
+def _excessive(tokens: Sequence[Token], often: bool) -> bool:
+    """A needless or faulty act (余計な, 緊張して), or with ``often`` a too frequent one (何度も手元を確かめる
+    様子): seeing less of it is progress."""
+    lex = lexicon()
+    return any((often and x.surface in ("何度", "何回", "いちいち")) or x.lemma in lex.negative_modifiers
+               or x.lemma in lex.problem_nouns for x in tokens)
+
+
+def _check_dropped(tokens: Sequence[Token]) -> bool:
+    """A check or a preparation (後方確認, 一時停止, 声かけすること) no longer done (〜をしなくなった) or
+    done less often (確認する頻度が低くなった, 味を確かめる回数が減った); 無駄な確認をしなくなった (a needless
+    one) and 何度も見直す回数が減った (one done too often) are progress."""
+    lex = lexicon()  # 無駄な確認, 無理なストレッチ: a needless or forced one
+    if any(x.lemma in lex.negative_modifiers or x.lemma in lex.problem_nouns for x in tokens):
+        return False
+    for i in range(2, len(tokens) - 2):
+        t = tokens[i]
+        if t.lemma in ("する", "為る") and tokens[i + 1].lemma in ("ない", "無い") and tokens[i + 2].lemma == "なる":
+            k = i - 1
+            while k > 0 and (tokens[k].pos[0] in ("空白", "補助記号") or tokens[k].surface in _ASIDE):
+                k -= 1
+            done = k - 1  # 声かけすることを: the check is the clause before こと
+            if done >= 2 and tokens[done].lemma in ("こと", "事") and tokens[done - 1].lemma in ("する", "為る"):
+                done -= 2
+            if tokens[k].surface == "を" and _checking(tokens[done]):
+                return True
+        c = i + 2 if tokens[i + 1].lemma in ("する", "為る") else i + 1  # 確認する頻度, 確かめる回数
+        again = any(x.surface in ("何度", "何回", "いちいち", "二度") for x in tokens[:i])  # 何度も見直す: too often
+        floor = t.lemma == "振る" and tokens[i - 2].lemma == "話"  # 話を振る: giving someone the floor, a telling
+        if (_checking(t) or floor) and not again and not _mastered_before(tokens, i) and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
+                and any(x.lemma in ("低い", "少ない", "減る", "下がる") for x in tokens[c + 2 : c + 6]):
+            return True
+    return False
+
+
+def _mastered_before(tokens: Sequence[Token], i: int) -> bool:
+    """Something learned as the cause of the check at ``i`` (道順を覚えたことで / 配置に慣れたおかげで,
+    地図を確認する回数が減った): the check is needed less, which is progress. Only a learning verb
+    counts (急いだことで、確認する回数が減った stays a check dropped)."""
+    for j in range(1, i - 1):
+        cause = (tokens[j].lemma in ("こと", "事") and tokens[j + 1].surface == "で") or tokens[j].lemma == "おかげ"
+        if cause and any(
+            x.lemma in _LEARNING or (x.lemma == "入れる" and k > 1 and tokens[k - 2].lemma == "頭")
+            for k, x in enumerate(tokens[:j])
+        ):
+            return True
+    return False
+
+
+#: Verbs of learning a thing (覚える, 慣れる, 把握する): a cause that makes a check needed less.
+_LEARNING = frozenset({"覚える", "慣れる", "把握", "理解", "習得", "暗記", "記憶", "身に付ける", "身につける"})
+
+
+def _checking(token: Token) -> bool:
+    """An act of checking or preparing: a noun ending in one (後方確認) or 確かめる / 見直す."""
+    return token.surface.endswith(_CHECKS) or token.lemma in _CHECK_VERBS
 
 
 #: Words that make what follows a residual: still a little, only sometimes, only there.
