@@ -1470,13 +1470,17 @@ _CAUSE_BEFORE = frozenset({"た", "だ", "ない", "ず", "ぬ", "いる", "あ�
 
 def _cause_split(tokens: Sequence[Token]) -> int | None:
     """Where a cause in 〜ため、 ends (墨線の内側まで切り込んでいるため、): ため after a past, a
-    negation, 〜ている or an adjective, followed by a pause or に; 上達するために (a purpose) is not one."""
+    negation, 〜ている or an adjective, followed by a pause or に; 上達するために (a purpose) is not one.
+    A verb + すぎ、 (送りすぎ、麺の幅が太くなっていた) is a cause too."""
     for i in range(1, len(tokens) - 1):
         t, prev, nxt = tokens[i], tokens[i - 1], tokens[i + 1]
         if t.surface not in ("ため", "為") or t.pos[0] != "名詞":
             continue
         cause = prev.lemma in _CAUSE_BEFORE or prev.pos[0] == "形容詞"
         if cause and (nxt.pos[0] in ("空白", "補助記号") or nxt.surface == "に"):
+            return i
+    for i in range(1, len(tokens) - 1):  # こま板を送りすぎ、: an excess as the cause of what follows
+        if tokens[i].surface == "すぎ" and tokens[i - 1].pos[0] == "動詞" and tokens[i + 1].pos[0] in ("空白", "補助記号"):
             return i
     return None
 
@@ -1522,6 +1526,8 @@ def unjudged_consequence(tokens: Sequence[Token], negative: Sequence[str] = ()) 
     lex = lexicon()
     good = lex.positive_states | lex.positive_nouns | lex.better_words  # 詰めている: no "can" here
     reading = read_clauses(cause, negative)
+    if result and tokens[split].surface == "すぎ":  # 送りすぎ、幅が太くなっていた: an excess, then its result
+        return read_clauses(result, negative) != "praise" and not any(_lemma_in(t, lex.better_words) for t in result)
     if not result or any(_good_token(t, good) for t in cause) or reading in ("better", "praise"):
         return False
     if reading == "problem" and not any(_good_token(t, good) for t in result):

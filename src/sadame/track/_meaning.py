@@ -78,6 +78,9 @@ _CHECK_VERBS = frozenset({"確かめる", "見直す", "見返す", "読み上�
                           "伝える", "確認"})
 #: Words between 〜を and しなくなった that say nothing of the act (〜を、最近はしなくなった).
 _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "近頃", "すっかり"})
+#: Particles of "but" after a clause (良いが、/ 評価できるものの、/ 丁寧だけど、).
+_BUT = frozenset({"が", "ものの", "けれど", "けれども", "けど"})
+_PREDICATES = ("動詞", "形容詞", "助動詞", "形状詞")
 
 
 def clean_markup(text: str) -> str:
@@ -180,7 +183,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if has_return_cue(text) or _NOT_SAID.search(text):
         return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
-    if _vetoed(text, tokens, negative):
+    if _vetoed(text, tokens, negative) or _praise_then_but(text, tokens, positive, negative):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
@@ -238,6 +241,26 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
     if "一方" in text and _good_then_contrast(tokens, negative):
         return True
     return text.startswith(tuple(lexicon().past_words)) and _good_past_lost(tokens, negative)
+
+
+def _praise_then_but(text: str, tokens: Sequence[Token], positive: Sequence[str], negative: Sequence[str]) -> bool:
+    """Praise that changes nothing, then 〜が、/ 〜ものの、/ 〜反面、/ 〜けど、 and a clause with no praise of
+    its own: the coach's point is what follows (スピードは申し分ないが、技が流れてしまい極めが見えない). Progress
+    before the contrast (良くなったが、まだ…: a residual) and praise after it (〜も丁寧だった) read as before."""
+    for i in range(1, len(tokens) - 1):
+        t, nxt = tokens[i], tokens[i + 1]
+        but = (t.surface in _BUT and t.pos[1] == "接続助詞") or (t.surface == "反面" and tokens[i - 1].pos[0] != "名詞") \
+            or (t.surface == "の" and tokens[i - 1].surface == "もの" and i > 1 and tokens[i - 2].pos[0] in _PREDICATES)
+        if not but or nxt.pos[0] not in ("空白", "補助記号"):
+            continue
+        end = i - 1 if t.surface == "の" else i  # 評価できるものの: the clause ends before もの
+        before, after, reading = text[: tokens[end].begin], text[nxt.end :], read_clauses(tokens[:end], negative)
+        praised = reading == "praise" or (any(w in before for w in positive) and is_praise(before, positive, negative))
+        if not praised or reading == "better" or has_progress_cue(before) or any(x.lemma == "なる" for x in tokens[:i]):
+            return False
+        rest = tokens[i + 2 :]
+        return len(rest) > 1 and not (is_praise(after, positive, negative) and read_clauses(rest, negative) != "problem")
+    return False
 
 
 def _good_past_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
