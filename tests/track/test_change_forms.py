@@ -109,3 +109,20 @@ def test_the_precision_pass_fresh_sets_lose_no_more_problems_than_after_it(name:
             for s, _, text, kind in PRECISION if s == name]
     assert len(rows) >= 13
     _assert_floor(name, rows, *PRECISION_FLOOR[name])
+
+
+TWELFTH = [
+    tuple(line.split("\t"))
+    for line in (Path(__file__).parent / "data" / "twelfth_pass_fresh.tsv").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+]
+#: What the twelfth pass reads of its fresh sets (improvements recognised, problems lost): a floor.
+TWELFTH_FLOOR = {"t1": (2, 0), "t2": (1, 2), "t3": (1, 0), "t4": (2, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(TWELFTH_FLOOR))
+def test_the_twelfth_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
+    rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
+            for s, _, text, kind in TWELFTH if s == name]
+    assert len(rows) >= 7
+    _assert_floor(name, rows, *TWELFTH_FLOOR[name])

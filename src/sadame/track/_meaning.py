@@ -81,6 +81,12 @@ _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "
 #: Particles of "but" after a clause (良いが、/ 評価できるものの、/ 丁寧だけど、).
 _BUT = frozenset({"が", "ものの", "けれど", "けれども", "けど"})
 _PREDICATES = ("動詞", "形容詞", "助動詞", "形状詞")
+#: Words of now after a past (以前は〜が、今回は〜).
+_NOW_WORDS = frozenset({"今回", "今日", "本日", "今週", "今月", "今年", "今度"})
+_NOW_AT = re.compile("今回|今日|本日|今週|今度")
+#: A span of time (10分, 1時間, 30秒) and its length in seconds.
+_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)")
+_UNIT_SECONDS = {"秒": 1.0, "分": 60.0, "時間": 3600.0, "日": 86400.0}
 
 
 def clean_markup(text: str) -> str:
@@ -240,7 +246,46 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
         return True
     if "一方" in text and _good_then_contrast(tokens, negative):
         return True
-    return text.startswith(tuple(lexicon().past_words)) and _good_past_lost(tokens, negative)
+    if not text.startswith(tuple(lexicon().past_words)):
+        return False
+    return _good_past_lost(tokens, negative) or _done_then_skipped(tokens, negative) or _took_longer(text)
+
+
+def _done_then_skipped(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A past of doing something (前回までは天気図を確認していたが、), then now the same act or a check not done
+    (今日は確認しないまま出港していた; 洗わずに始めていた): a step dropped, not a fault gone. A former fault
+    (焦って確認せずに) or one done too often (何度も確かめていた) leaves it as it reads."""
+    now = next((i for i, t in enumerate(tokens) if t.surface in _NOW_WORDS), None)
+    if now is None or now < 3:
+        return False
+    former, lex = tokens[:now], lexicon()
+    faults = lex.problem_verbs | lex.negative_states | lex.problem_nouns  # 迷っていたが、今回は迷わずに: a fault gone
+    if any(x.lemma in ("ない", "無い", "ず", "ぬ", "多い", "目立つ") or x.lemma in faults for x in former) \
+            or _excessive(former, often=True) or read_clauses(former, negative) == "problem":
+        return False
+    done = {x.lemma for x in former if x.pos[0] in ("動詞", "名詞") and x.lemma not in ("する", "為る", "いる", "居る")}
+    for j in range(now + 1, len(tokens) - 1):
+        t, nxt = tokens[j], tokens[j + 1]
+        skipped = t.lemma in ("ず", "ぬ") or (t.lemma == "ない" and t.pos[0] == "助動詞" and nxt.surface in ("まま", "で"))
+        head = j - 1 if tokens[j - 1].lemma not in ("する", "為る") or j < 2 else j - 2
+        if skipped and head > now and tokens[head].lemma not in faults \
+                and (tokens[head].lemma in done or _checking(tokens[head])):
+            return True
+    return False
+
+
+def _took_longer(text: str) -> bool:
+    """A past time, then now a longer one taken (先週は10分で済んでいた聞き取りに、今回は30分以上かかっていた):
+    a loss, whatever the act; a shorter one reads as before."""
+    split = next((m.start() for m in _NOW_AT.finditer(text)), None)
+    if split is None or "かか" not in text[split:]:
+        return False
+    before, after = _DURATION.findall(text[:split]), _DURATION.findall(text[split:])
+    if not before or not after:
+        return False
+    def seconds(found: tuple[str, str]) -> float:
+        return float(found[0]) * _UNIT_SECONDS[found[1]]
+    return seconds(after[0]) > seconds(before[-1])
 
 
 def _praise_then_but(text: str, tokens: Sequence[Token], positive: Sequence[str], negative: Sequence[str]) -> bool:
