@@ -81,6 +81,9 @@ _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "
 #: Particles of "but" after a clause (良いが、/ 評価できるものの、/ 丁寧だけど、).
 _BUT = frozenset({"が", "ものの", "けれど", "けれども", "けど"})
 _PREDICATES = ("動詞", "形容詞", "助動詞", "形状詞")
+#: A level or a target to reach (段階, 水準, 目標とする早さ) and the verbs of reaching it.
+_TARGETS = ("段階", "水準", "レベル", "目標", "目指", "基準", "目安", "合格", "及第", "域")
+_REACH = frozenset({"至る", "達する", "届く", "及ぶ", "到達", "達"})
 #: Words of now after a past (以前は〜が、今回は〜).
 _NOW_WORDS = frozenset({"今回", "今日", "本日", "今週", "今月", "今年", "今度"})
 _NOW_AT = re.compile("今回|今日|本日|今週|今度")
@@ -244,6 +247,10 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
         return True
     if "られなく" in text and _lost_ability(tokens):
         return True
+    if any(w in text for w in _TARGETS) and _target_not_reached(tokens, negative):
+        return True
+    if ("でき" in text or "出来" in text) and _fault_formed(tokens, negative):
+        return True
     if "一方" in text and _good_then_contrast(tokens, negative):
         return True
     if not text.startswith(tuple(lexicon().past_words)):
@@ -320,6 +327,37 @@ def _good_past_lost(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
         return False
     rest = read_clauses(words[end + 1 :], negative)  # 以前は丁寧だった説明が、今回はさらに分かりやすく: better still
     return rest != "praise" and not (rest == "better" and any(t.surface in _STILL for t in words[end + 1 :]))
+
+
+def _target_not_reached(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A level or a target + に + 至る / 達する / 届く / 及ぶ, negated (任せられる段階に至っていない, 目標とする早さに
+    届いていない): not good enough yet. A fault before it (大きな事故に至っていない) is no target."""
+    lex = lexicon()
+    if any(x.lemma in lex.problem_nouns or x.lemma in lex.problem_verbs for x in tokens) \
+            or any(w in "".join(x.surface for x in tokens) for w in negative):
+        return False
+    for i in range(2, len(tokens)):
+        if tokens[i].lemma not in _REACH or tokens[i - 1].surface != "に":
+            continue
+        after = [x.lemma for x in tokens[i + 1 : i + 5]]
+        if ("ない" in after or "ず" in after) and any(x.surface.startswith(_TARGETS) for x in tokens[:i]):
+            return True
+    return False
+
+
+def _fault_formed(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A fault noun + が + できる (ダマがいくつもできていた, 破れが多くできた): the fault formed, not "can";
+    negated (ダマができなくなった) or in a purpose (できないように) it reads as before."""
+    faults = lexicon().problem_nouns
+    for i in range(len(tokens) - 2):
+        if tokens[i + 1].surface != "が" or not (tokens[i].lemma in faults or tokens[i].surface in negative):
+            continue
+        for k in range(i + 2, min(i + 5, len(tokens))):
+            if tokens[k].lemma in ("できる", "出来る"):
+                return not any(x.lemma in ("ない", "無い", "ず", "ぬ") or x.surface == "よう" for x in tokens[k + 1 : k + 5])
+            if tokens[k].pos[0] not in ("副詞", "形容詞", "名詞") and tokens[k].surface not in ("も", "に"):  # 多く, いくつも
+                break
+    return False
 
 
 def _lost_ability(tokens: Sequence[Token]) -> bool:
