@@ -61,6 +61,10 @@ _NOT_SAID = re.compile(r"と(?:まで)?は(?:言|い)(?:えな|えず|えま|い
 _CONNECT = frozenset({"の", "が", "は", "も", "を", "に", "で"})
 #: もう少し〜だと、 / もう少し〜れば、: what would be better if it were so is not so yet (a wish, a problem).
 _WISH = re.compile(r"もう少し[^。、]{0,30}?(?:だと|ると|いと|ければ|れば|えば|たら|なら)[、 ]")
+#: A change within one performance (途中で…、終わりには最初より速くなっていた; 途中から太くなっていた): a drift,
+#: not progress since last time.
+_DRIFT = re.compile(r"(?:(?:途中|終わり|後半|終盤)[^。]{0,20}?(?:最初|始め|出だし|冒頭)より|途中から)[^。、 ]{0,12}?"
+                    r"(?:く|に)な(?:っ|り|る)")
 #: Nouns of a habit or a manner shown (確認する姿, 確かめる関わり): as good as the clause before them.
 #: 様子 and 動作 are said of faults as often (身構える様子が見られなくなった), so they are not among them:
 #: they count only of an act of attending or checking (気を配る様子, 間合いを測る動作).
@@ -239,7 +243,7 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
 
 def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """Constructions that report a problem in words of progress, read before anything else."""
-    if _WISH.search(text):  # each test below only where its words are (the reader's time stays as it was)
+    if _WISH.search(text) or _DRIFT.search(text):  # each test below only where its words are
         return True
     if any(w in text for w in _HABIT_WORDS) and _good_habit_lost(tokens, negative):
         return True
@@ -337,7 +341,8 @@ def _target_not_reached(tokens: Sequence[Token], negative: Sequence[str]) -> boo
             or any(w in "".join(x.surface for x in tokens) for w in negative):
         return False
     for i in range(2, len(tokens)):
-        if tokens[i].lemma not in _REACH or tokens[i - 1].surface != "に":
+        at = i - 2 if tokens[i - 1].surface in ("は", "も", "まで") else i - 1  # 段階には至っていない
+        if tokens[i].lemma not in _REACH or tokens[at].surface != "に":
             continue
         after = [x.lemma for x in tokens[i + 1 : i + 5]]
         if ("ない" in after or "ず" in after) and any(x.surface.startswith(_TARGETS) for x in tokens[:i]):
