@@ -85,6 +85,7 @@ _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "
 #: Particles of "but" after a clause (良いが、/ 評価できるものの、/ 丁寧だけど、).
 _BUT = frozenset({"が", "ものの", "けれど", "けれども", "けど"})
 _PREDICATES = ("動詞", "形容詞", "助動詞", "形状詞")
+_BUT_AT = re.compile(r"(?:が|ものの|反面|けど|けれど|けれども)[ 、,]")
 #: A level or a target to reach (段階, 水準, 目標とする早さ) and the verbs of reaching it.
 _TARGETS = ("段階", "水準", "レベル", "目標", "目指", "基準", "目安", "合格", "及第", "域")
 _REACH = frozenset({"至る", "達する", "届く", "及ぶ", "到達", "達"})
@@ -196,7 +197,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if has_return_cue(text) or _NOT_SAID.search(text):
         return "problem"  # 小さくなったとは言えず、: a change or praise said not to hold
     tokens = analyze(text[:2_000])
-    if _vetoed(text, tokens, negative) or _praise_then_but(text, tokens, positive, negative):
+    if _vetoed(text, tokens, negative) or (_BUT_AT.search(text) and _praise_then_but(text, tokens, positive, negative)):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
