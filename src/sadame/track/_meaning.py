@@ -85,6 +85,7 @@ _ASIDE = frozenset({"最近", "は", "もう", "あまり", "このところ", "
 #: Particles of "but" after a clause (良いが、/ 評価できるものの、/ 丁寧だけど、).
 _BUT = frozenset({"が", "ものの", "けれど", "けれども", "けど"})
 _PREDICATES = ("動詞", "形容詞", "助動詞", "形状詞")
+_PAST_OR_STILL = frozenset({"前回", "以前", "先週", "先月", "引き続き", "相変わらず"})
 _BUT_AT = re.compile(r"(?:が|ものの|反面|けど|けれど|けれども)[ 、,]")
 #: A level or a target to reach (段階, 水準, 目標とする早さ) and the verbs of reaching it.
 _TARGETS = ("段階", "水準", "レベル", "目標", "目指", "基準", "目安", "合格", "及第", "域")
@@ -311,9 +312,12 @@ def _praise_then_but(text: str, tokens: Sequence[Token], positive: Sequence[str]
         if not but or nxt.pos[0] not in ("空白", "補助記号"):
             continue
         end = i - 1 if t.surface == "の" else i  # 評価できるものの: the clause ends before もの
-        before, after, reading = text[: tokens[end].begin], text[nxt.end :], read_clauses(tokens[:end], negative)
+        before, after = text[: tokens[end].begin], text[nxt.end :]
+        if any(x.lemma == "なる" or x.surface in _PAST_OR_STILL for x in tokens[:i]):
+            return False  # 良くなったが、まだ: progress, then a residual
+        reading = read_clauses(tokens[:end], negative)
         praised = reading == "praise" or (any(w in before for w in positive) and is_praise(before, positive, negative))
-        if not praised or reading == "better" or has_progress_cue(before) or any(x.lemma == "なる" for x in tokens[:i]):
+        if not praised or reading == "better" or has_progress_cue(before):
             return False
         rest = tokens[i + 2 :]
         return len(rest) > 1 and not (is_praise(after, positive, negative) and read_clauses(rest, negative) != "problem")
