@@ -267,12 +267,17 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
 def _done_then_skipped(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A past of doing something (前回までは天気図を確認していたが、), then now the same act or a check not done
     (今日は確認しないまま出港していた; 洗わずに始めていた): a step dropped, not a fault gone. A former fault
-    (焦って確認せずに) or one done too often (何度も確かめていた) leaves it as it reads."""
+    (焦って確認せずに), one done too often (何度も確かめていた), a crutch (見ながら) or a "can" now (見ずに話せて
+    いた) leaves it as it reads."""
     now = next((i for i, t in enumerate(tokens) if t.surface in _NOW_WORDS), None)
     if now is None or now < 3:
         return False
     former, lex = tokens[:now], lexicon()
     faults = lex.problem_verbs | lex.negative_states | lex.problem_nouns  # 迷っていたが、今回は迷わずに: a fault gone
+    later = tokens[now:]  # 以前はメモを見ながら話していたが、今回は見ずに話せていた: a crutch dropped, and "can"
+    if any(x.lemma in ("できる", "出来る", "られる", "れる") or _potential_form(x) for x in later) or ends_can_now(later) \
+            or any(x.surface == "ながら" or x.lemma == "頼る" for x in former):
+        return False
     if any(x.lemma in ("ない", "無い", "ず", "ぬ", "多い", "目立つ") or x.lemma in faults for x in former) \
             or _excessive(former, often=True) or read_clauses(former, negative) == "problem":
         return False
@@ -285,6 +290,12 @@ def _done_then_skipped(tokens: Sequence[Token], negative: Sequence[str]) -> bool
                 and (tokens[head].lemma in done or _checking(tokens[head])):
             return True
     return False
+
+
+def _potential_form(token: Token) -> bool:
+    """A godan verb's potential (走れる, 話せる): Sudachi gives it a lemma one kana longer than its normalized form."""
+    return token.pos[0] == "動詞" and token.lemma != token.normalized and len(token.lemma) == len(token.normalized) + 1 \
+        and token.lemma.endswith("る")
 
 
 def _took_longer(text: str) -> bool:
