@@ -33,23 +33,41 @@ def test_each_change_form_reads_as_its_kind(form: str, text: str, kind: str) -> 
         assert got == kind, form
 
 
-FRESH = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "ninth_pass_fresh.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
-#: What the ninth pass reads of each fresh set (improvements recognised, problems lost): a floor, so a
-#: later change that loses any of them fails here and must say so.
-FRESH_FLOOR = {"set1": (30, 0), "set2": (26, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1),
-               "set6": (25, 0), "set7": (19, 0), "set8": (16, 0), "set9": (21, 0), "set10": (15, 0),
-               "set11": (12, 0), "set12": (11, 0), "final": (19, 1)}
+def _fresh(file: str) -> list[tuple[str, ...]]:
+    """The rows (set, domain, text, kind) of one pass's fresh sets in ``tests/track/data``."""
+    lines = (Path(__file__).parent / "data" / file).read_text("utf-8").splitlines()
+    return [tuple(line.split("\t")) for line in lines if line.strip() and not line.startswith("#")]
 
 
-@pytest.mark.parametrize("name", sorted(FRESH_FLOOR))
-def test_the_fresh_sets_read_at_least_as_well_as_after_the_ninth_pass(name: str) -> None:
-    rows = [(text, kind) for s, _, text, kind in FRESH if s == name]
-    assert len(rows) >= 25
-    _assert_floor(name, rows, *FRESH_FLOOR[name])
+#: Each pass's fresh sets and what it read of each after it (improvements recognised, problems lost):
+#: a floor, so a later change that loses any of them fails here and must say so. ``problems``: the
+#: pass counted every kind but improvement and praise as a problem. ``least``: the rows a set has.
+FLOORS: dict[str, tuple[bool, int, dict[str, tuple[int, int]]]] = {
+    "ninth_pass_fresh.tsv": (False, 25, {
+        "set1": (30, 0), "set2": (26, 1), "set3": (26, 0), "set4": (25, 1), "set5": (24, 1), "set6": (25, 0),
+        "set7": (19, 0), "set8": (16, 0), "set9": (21, 0), "set10": (15, 0), "set11": (12, 0),
+        "set12": (11, 0), "final": (19, 1)}),
+    "tenth_pass_fresh.tsv": (False, 9, {
+        "cause": (7, 0), "improve": (11, 0), "residual": (4, 0), "scalar": (4, 0), "remove": (6, 0),
+        "achieved": (2, 0), "kept": (0, 0), "refrain": (1, 0)}),
+    "eleventh_pass_fresh.tsv": (False, 20, {
+        "shift": (18, 0), "broad": (18, 0), "late": (12, 0), "fourth": (11, 0), "fifth": (8, 0)}),
+    "precision_pass_fresh.tsv": (True, 13, {
+        "s1": (4, 0), "s2": (4, 0), "s3": (4, 0), "s4": (3, 0), "s5": (3, 0), "s6": (4, 0), "s7": (3, 0),
+        "s8": (3, 0), "s9": (3, 0), "s10": (3, 0), "s11": (3, 1), "s12": (3, 0), "s13": (1, 0),
+        "s14": (2, 1), "s15": (2, 0)}),
+    "twelfth_pass_fresh.tsv": (True, 7, {
+        "t1": (2, 0), "t2": (1, 0), "t3": (1, 0), "t4": (2, 0), "t5": (2, 0), "t6": (2, 0), "t7": (2, 0)}),
+}
+
+
+@pytest.mark.parametrize(("file", "name"), [(f, n) for f, (_, _, floors) in FLOORS.items() for n in sorted(floors)])
+def test_each_pass_s_fresh_sets_read_at_least_as_well_as_after_it(file: str, name: str) -> None:
+    problems, least, floors = FLOORS[file]
+    rows = [(text, "problem" if problems and kind not in ("improvement", "praise") else kind)
+            for s, _, text, kind in _fresh(file) if s == name]
+    assert len(rows) >= least
+    _assert_floor(name, rows, *floors[name])
 
 
 def _assert_floor(name: str, rows: list[tuple[str, str]], least: int, most: int) -> None:
@@ -58,72 +76,3 @@ def _assert_floor(name: str, rows: list[tuple[str, str]], least: int, most: int)
     improved = sum(finding_kind(t, rs) == "improvement" for t, k in rows if k == "improvement")
     lost = sum(finding_kind(t, rs) != "problem" for t, k in rows if k == "problem")
     assert improved >= least and lost <= most, (name, improved, lost)
-
-
-TENTH = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "tenth_pass_fresh.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
-#: What the tenth pass reads of its fresh sets (improvements recognised, problems lost): a floor.
-TENTH_FLOOR = {"cause": (7, 0), "improve": (11, 0), "residual": (4, 0), "scalar": (4, 0), "remove": (6, 0), "achieved": (2, 0), "kept": (0, 0), "refrain": (1, 0)}
-
-
-@pytest.mark.parametrize("name", sorted(TENTH_FLOOR))
-def test_the_tenth_pass_fresh_sets_read_at_least_as_well_as_after_it(name: str) -> None:
-    rows = [(text, kind) for s, _, text, kind in TENTH if s == name]
-    assert len(rows) >= 9
-    _assert_floor(name, rows, *TENTH_FLOOR[name])
-
-
-ELEVENTH = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "eleventh_pass_fresh.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
-#: What the eleventh pass reads of its fresh sets (improvements recognised, problems lost): a floor.
-ELEVENTH_FLOOR = {"shift": (18, 0), "broad": (18, 0), "late": (12, 0), "fourth": (11, 0), "fifth": (8, 0)}
-
-
-@pytest.mark.parametrize("name", sorted(ELEVENTH_FLOOR))
-def test_the_eleventh_pass_fresh_sets_read_at_least_as_well_as_after_it(name: str) -> None:
-    rows = [(text, kind) for s, _, text, kind in ELEVENTH if s == name]
-    assert len(rows) >= 20
-    _assert_floor(name, rows, *ELEVENTH_FLOOR[name])
-
-
-PRECISION = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "precision_pass_fresh.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
-#: What the precision pass reads of its fresh sets (improvements recognised, problems lost): a floor.
-PRECISION_FLOOR = {"s1": (4, 0), "s2": (4, 0), "s3": (4, 0), "s4": (3, 0), "s5": (3, 0), "s6": (4, 0),
-                   "s7": (3, 0), "s8": (3, 0), "s9": (3, 0), "s10": (3, 0), "s11": (3, 1), "s12": (3, 0),
-                   "s13": (1, 0), "s14": (2, 1), "s15": (2, 0)}
-
-
-@pytest.mark.parametrize("name", sorted(PRECISION_FLOOR))
-def test_the_precision_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
-    rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
-            for s, _, text, kind in PRECISION if s == name]
-    assert len(rows) >= 13
-    _assert_floor(name, rows, *PRECISION_FLOOR[name])
-
-
-TWELFTH = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "twelfth_pass_fresh.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
-#: What the twelfth pass reads of its fresh sets (improvements recognised, problems lost): a floor.
-TWELFTH_FLOOR = {"t1": (2, 0), "t2": (1, 0), "t3": (1, 0), "t4": (2, 0), "t5": (2, 0), "t6": (2, 0),
-                 "t7": (2, 0)}
-
-
-@pytest.mark.parametrize("name", sorted(TWELFTH_FLOOR))
-def test_the_twelfth_pass_fresh_sets_lose_no_more_problems_than_after_it(name: str) -> None:
-    rows = [(text, "problem" if kind not in ("improvement", "praise") else kind)
-            for s, _, text, kind in TWELFTH if s == name]
-    assert len(rows) >= 7
-    _assert_floor(name, rows, *TWELFTH_FLOOR[name])
