@@ -11,8 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sadame.track import Tracker
-from sadame.track._similar import _Profiler, _ranked, _raw_score, _raw_scores, similar_issues_scan, similarity
-from sadame.track._similar_index import UserIndex
+from sadame.track._similar import (
+    _WEIGHTS,
+    _overlap,
+    _Profiler,
+    _ranked,
+    _raw_scores,
+    similar_issues_scan,
+    similarity,
+)
+from sadame.track._similar_index import Sets, UserIndex
 from sadame.track._views import TrackerConfig
 
 VOCABULARY = json.loads((Path(__file__).parent / "data" / "similar_vocabulary.json").read_text("utf-8"))
@@ -65,6 +73,11 @@ def test_ranking_by_raw_sums_is_the_sort_by_rounded_score(raw: dict[str, float])
     rounded = {o: round(min(1.0, v), 4) for o, v in raw.items()}
     expected = sorted(((o, sc) for o, sc in rounded.items() if sc > 0), key=lambda p: (-p[1], p[0]))
     assert list(_ranked(raw)) == expected
+
+
+def _raw_score(a: Sets, b: Sets) -> float:
+    """:func:`similarity` of two profiles at hand before its rounding, from :func:`_overlap` (the oracle)."""
+    return sum(w * _overlap(x, y) for w, x, y in zip(_WEIGHTS, a, b, strict=True))
 
 
 def test_a_profile_at_hand_scores_what_similarity_scores() -> None:

@@ -198,29 +198,15 @@ class _Profiler(Profiler):
         return _features(texts), (p.lemmas, p.readings, p.bigrams)
 
 
-def _raw_score(a: Sets, b: Sets) -> float:
-    """:func:`similarity` of two profiles already at hand, before its ``round(min(1, ...), 4)``:
-    :func:`_overlap` written out three times (the same arithmetic in the same order, so the same
-    floats), one call per candidate."""
-    (la, ra, ba), (lb, rb, bb) = a, b
-    s, x, y = (len(la & lb), len(la), len(lb)) if la and lb else (0, 0, 0)
-    lemma = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
-    s, x, y = (len(ra & rb), len(ra), len(rb)) if ra and rb else (0, 0, 0)
-    reading = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
-    s, x, y = (len(ba & bb), len(ba), len(bb)) if ba and bb else (0, 0, 0)
-    bigram = s / (x if x < y else y) * (2 * s / (x + y)) ** 0.5 if s else 0.0
-    return _WEIGHTS[0] * lemma + _WEIGHTS[1] * reading + _WEIGHTS[2] * bigram
-
-
 def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str],
                 shared: Counter[str], stop: int) -> dict[str, float]:
-    """:func:`_raw_score` of the query (``features``, ``sets``) against each of ``ids``, the same
-    floats. The shared counts come from the postings of the query's features, one C-level
+    """:func:`similarity` of the query (``features``, ``sets``) against each of ``ids``, before its
+    ``round(min(1, ...), 4)``: the same floats. The shared counts come from the postings of the query's features, one C-level
     intersection with the candidates per feature, instead of three set intersections per
     candidate; the bigrams among the nominating features (most of the postings read) are not
     read again: ``shared`` (:meth:`UserIndex.nominated`) already counts every nominating feature,
     so an issue's nominating bigrams are that count less its nominating lemmas and readings.
-    The rest is :func:`_raw_score`'s arithmetic in its order."""
+    The rest is :func:`_overlap`'s arithmetic, written out in its order for each part."""
     pool = set(ids)
     lemma_nom: list[set[str]] = []
     reading_nom: list[set[str]] = []
@@ -254,7 +240,7 @@ def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: lis
         s = nominations(o, 0) - lemmas - readings + rest_b(o, 0)
         y = len(bb)
         bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
-        s, y = lemmas + rest_l(o, 0), len(lb)  # (the overlap score inlined, as in _raw_score: a hot loop)
+        s, y = lemmas + rest_l(o, 0), len(lb)  # (_overlap inlined: a hot loop)
         lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
         s, y = readings + rest_r(o, 0), len(rb)
         reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
