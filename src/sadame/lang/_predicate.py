@@ -1453,8 +1453,9 @@ def former_fault_not_seen(before: Sequence[Token], after: Sequence[Token], negat
                 and t.pos[0] in ("名詞", "代名詞", "動詞") and t.surface not in _NOW_WORDS and t.surface not in _ONCE]
     if not subjects:
         return read_clauses(before, negative) == "problem"  # 一度も見られなかった: the fault conceded
-    former = _head(_clauses(before)[-1]) if _clauses(before) else None
-    verb = _clauses(before)[-1][former[0]] if former is not None else None
+    clauses = _clauses(before)
+    former = _head(clauses[-1]) if clauses else None
+    verb = clauses[-1][former[0]] if former is not None else None
     return verb is not None and verb.pos[0] == "動詞" and verb.lemma not in ("する", "為る") \
         and subjects[-1].surface == verb.surface and verb.surface != verb.lemma  # 透けていた -> 透けが
 

@@ -444,6 +444,8 @@ def _check_dropped(tokens: Sequence[Token]) -> bool:
     lex = lexicon()  # 無駄な確認, 無理なストレッチ: a needless or forced one
     if any(x.lemma in lex.negative_modifiers or x.lemma in lex.problem_nouns for x in tokens):
         return False
+    # 何度も見直す: one done too often; where the first such word is, once (not a scan per position)
+    often = next((k for k, x in enumerate(tokens) if x.surface in ("何度", "何回", "いちいち", "二度")), len(tokens))
     for i in range(2, len(tokens) - 2):
         t = tokens[i]
         if t.lemma in ("する", "為る") and tokens[i + 1].lemma in ("ない", "無い") and tokens[i + 2].lemma == "なる":
@@ -456,9 +458,8 @@ def _check_dropped(tokens: Sequence[Token]) -> bool:
             if tokens[k].surface == "を" and _checking(tokens[done]):
                 return True
         c = i + 2 if tokens[i + 1].lemma in ("する", "為る") else i + 1  # 確認する頻度, 確かめる回数
-        again = any(x.surface in ("何度", "何回", "いちいち", "二度") for x in tokens[:i])  # 何度も見直す: too often
         floor = t.lemma == "振る" and tokens[i - 2].lemma == "話"  # 話を振る: giving someone the floor, a telling
-        if (_checking(t) or floor) and not again and not _mastered_before(tokens, i) and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
+        if (_checking(t) or floor) and often >= i and not _mastered_before(tokens, i) and c + 2 < len(tokens) and tokens[c].lemma in ("頻度", "回数") and tokens[c + 1].surface == "が" \
                 and any(x.lemma in ("低い", "少ない", "減る", "下がる") for x in tokens[c + 2 : c + 6]):
             return True
     return False
