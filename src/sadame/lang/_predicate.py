@@ -1196,19 +1196,20 @@ def _ends_predicate(tokens: Sequence[Token]) -> bool:
 
 def _clauses(tokens: Sequence[Token]) -> list[Sequence[Token]]:
     out, start = [], 0
+    said = False  # a subject particle among tokens[start:i], kept as i moves (one pass, not a scan per token)
     for i, t in enumerate(tokens):
-        said = any(x.surface in _SUBJECT_PARTICLES and x.pos[0] == "助詞" for x in tokens[start:i])
         if said and _adjective_joint(tokens, i):  # リズムが甘く…; not 関数を小さく分けて (adverbial)
             out.append(tokens[start : i + 1])
             start = i + 1
         elif t.surface in ("、", ",", "，") and i >= 1 and tokens[i - 1].surface in ("は", "が") \
                 and i >= 2 and tokens[i - 2].pos[0] in ("名詞", "接尾辞") and _adnominal_before(tokens, start, i - 2):
-            continue  # 〜すぎてスカスカになる失敗は、今回は見られなかった: a long subject, then its predicate
+            pass  # 〜すぎてスカスカになる失敗は、今回は見られなかった: a long subject, then its predicate
         elif (t.pos[0] == "補助記号" and t.surface in ("、", ",", "，", "。", "．")) or (
-                t.pos[0] == "空白" and _ends_predicate(tokens[start:i])):
+                t.pos[0] == "空白" and i > start and _ends_predicate(tokens[i - 1 : i])):
             if i > start:
                 out.append(tokens[start:i])
             start = i + 1
+        said = start <= i and (said or (t.surface in _SUBJECT_PARTICLES and t.pos[0] == "助詞"))
     if start < len(tokens):
         out.append(tokens[start:])
     return out
