@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,7 +62,14 @@ def content_terms(text: str) -> FindingTerms:
     return FindingTerms(frozenset(t.normalized for t in tokens), frozenset(t.reading for t in tokens if t.reading))
 
 
-def _token_at(tokens: Sequence[Token], offset: int) -> int | None:
+def _token_at(tokens: Sequence[Token], offset: int, begins: Sequence[int] | None = None) -> int | None:
+    """The index of the token that covers ``offset``. With ``begins`` (the tokens' begins, in order)
+    it is found by bisection, so a text with many occurrences is not scanned from the start for
+    each; a token found that does not cover ``offset`` falls back to the scan (same answer)."""
+    if begins is not None:
+        i = bisect.bisect_right(begins, offset) - 1
+        if i >= 0 and tokens[i].begin <= offset < tokens[i].end:
+            return i
     for i, token in enumerate(tokens):
         if token.begin <= offset < token.end:
             return i
@@ -99,11 +107,12 @@ def praise_is_negated(text: str, word: str) -> bool:
     (向上していない, 良好とは言えない) or marked as still needed (向上の余地がある).
     A ``word`` that does not occur is not negated."""
     tokens = analyze(text)
+    begins = [t.begin for t in tokens]
     found, negated = 0, 0
     start = text.find(word)
     while start != -1:
         found += 1
-        last = _token_at(tokens, start + len(word) - 1)
+        last = _token_at(tokens, start + len(word) - 1, begins)
         negators = len(negations_after(tokens, last)) + hedges_after(tokens, last) if last is not None else 0
         if last is not None and (negators % 2 == 1 or _needs_work_after(tokens, last)):
             negated += 1
