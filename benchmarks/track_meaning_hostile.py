@@ -6,8 +6,10 @@ construction the reader's passes look for (a cause then a check, a habit no long
 then now, praise then 〜が、, a wish, 一方で, a target not reached) to the given length; the time is
 the best CPU time of 3 fresh texts (a new last character each, so no cache answers).
 
-Verdicts: **linear** when the time per character at 2,000 is at most 1.5x the time per character
-at 500; **capped** when 8,000 characters cost at most 1.5x what 2,000 do.
+Verdict: **linear** when the time per character grows at most 1.5x from 500 to 2,000 characters
+and from 2,000 to 8,000; **capped** as well when 8,000 characters cost at most 1.5x what 2,000 do
+(the analyzer reads 2,000; a check that reads the whole finding, like the praise-negation one, is
+linear past the cap and shows as "linear").
 
 Usage: ``python benchmarks/track_meaning_hostile.py``.
 """
@@ -47,17 +49,16 @@ def best_ms(unit: str, size: int) -> float:
 def main() -> int:
     finding_kind("ウォームアップ", default_ruleset())  # the analyzer and tables, outside the timing
     print(f"load average {os.getloadavg()[0]:.1f} at the start (2 cores, shared)\n")
-    print("| construction | 500 chars | 2,000 | 8,000 | per char 2,000 / 500 | 8,000 / 2,000 | verdict |")
+    print("| construction | 500 chars | 2,000 | 8,000 | per char 2,000 / 500 | per char 8,000 / 2,000 | verdict |")
     print("|---|---:|---:|---:|---:|---:|---|")
     failed = 0
     for unit in UNITS:
         small, cap, big = (best_ms(unit, size) for size in SIZES)
-        growth = (cap / 2_000) / (small / 500)
-        past = big / cap
+        growth, past = (cap / 2_000) / (small / 500), (big / 8_000) / (cap / 2_000)
         ok = growth <= 1.5 and past <= 1.5
         failed += not ok
-        print(f"| {unit} | {small:.1f} ms | {cap:.1f} ms | {big:.1f} ms | {growth:.2f}x | {past:.2f}x | "
-              f"{'linear, capped' if ok else 'MISS'} |")
+        verdict = ("linear, capped" if big <= 1.5 * cap else "linear") if ok else "MISS"
+        print(f"| {unit} | {small:.1f} ms | {cap:.1f} ms | {big:.1f} ms | {growth:.2f}x | {past:.2f}x | {verdict} |")
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
     return 1 if failed else 0
 

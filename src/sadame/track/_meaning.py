@@ -388,14 +388,22 @@ def _lost_ability(tokens: Sequence[Token]) -> bool:
                for a, b, c, d in zip(tokens, tokens[1:], tokens[2:], tokens[3:], strict=False))
 
 
+#: How many 一方 a finding's contrast check reads (a real finding has one or two).
+_MAX_CONTRASTS = 8
+
+
 def _good_then_contrast(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """Something good, then 一方(で)、 and a clause that reads as nothing good on its own: the coach's
     point is what follows the contrast (正確になった一方で、停車時の衝動が大きくなっている); a clause in
     〜も (ミスが減った一方で、スピードも上がった) adds a gain and reads as before."""
+    seen = 0
     for i in range(2, len(tokens) - 2):
         t, prev = tokens[i], tokens[i - 1]
         if t.surface != "一方" or prev.pos[0] not in ("助動詞", "動詞", "形容詞", "形状詞"):
             continue
+        seen += 1
+        if seen > _MAX_CONTRASTS:  # each one reads both sides of the finding: a bound on hostile text
+            return False
         k = i + 1
         while k < len(tokens) and (tokens[k].surface in ("で", "では") or tokens[k].pos[0] in ("空白", "補助記号")):
             k += 1
