@@ -6,11 +6,12 @@ import itertools
 import json
 import random
 from pathlib import Path
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sadame.track import Tracker
+from sadame.track import Tracker, _similar_index
 from sadame.track._similar import (
     _WEIGHTS,
     _overlap,
@@ -102,3 +103,33 @@ def test_scores_from_the_postings_are_the_same_floats_as_scoring_each_candidate(
         assert _raw_scores(index, features, sets, candidates, shared, stop) == expected, iid
         checked += sum(v > 0 for v in expected.values())
     assert checked > 1000  # most candidates score above 0: the comparison is not of zeros
+
+
+@given(st.dictionaries(st.sampled_from([f"i{n:02d}" for n in range(60)]),
+                       st.sets(st.sampled_from([f"f{n}" for n in range(30)]), max_size=20), max_size=60),
+       st.sets(st.sampled_from([f"f{n}" for n in range(30)])), st.integers(1, 20), st.sampled_from(["i00", "i07", "zz"]))
+def test_counting_on_bits_gives_the_counters_candidates_and_counts(features: dict[str, set[str]], query: set[str],
+                                                                   limit: int, exclude: str) -> None:
+    index = UserIndex()
+    empty: Sets = (frozenset(), frozenset(), frozenset())
+    for iid, fs in features.items():
+        index.titles[iid] = ""
+        index._reindex(iid, frozenset(fs), empty)
+    by_counter = index.nominated(query, exclude, limit)
+    with patch.object(_similar_index, "BITS_FROM", 0):
+        by_bits = index.nominated(query, exclude, limit)
+    assert by_bits[0] == by_counter[0]
+    assert {o: by_bits[1][o] for o in by_bits[0]} == {o: by_counter[1][o] for o in by_counter[0]}
+    assert by_bits[2] == by_counter[2]
+
+
+def test_the_bits_follow_the_postings_when_an_issue_changes() -> None:
+    index = UserIndex(titles={"a": "", "b": "", "c": ""})
+    empty: Sets = (frozenset(), frozenset(), frozenset())
+    for iid in "abc":
+        index._reindex(iid, frozenset({"x", "y"}), empty)
+    with patch.object(_similar_index, "BITS_FROM", 0):
+        assert index.nominated({"x", "y"}, "a")[0] == ["b", "c"]
+        index._reindex("b", frozenset({"z"}), empty)  # b loses x and y: its bits go
+        assert index.nominated({"x", "y"}, "a")[0] == ["c"]
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "b"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -199,7 +199,7 @@ class _Profiler(Profiler):
 
 
 def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str],
-                shared: Counter[str], stop: int) -> dict[str, float]:
+                shared: Mapping[str, int], stop: int) -> dict[str, float]:
     """:func:`similarity` of the query (``features``, ``sets``) against each of ``ids``, before its
     ``round(min(1, ...), 4)``: the same floats. The shared counts come from the postings of the query's features, one C-level
     intersection with the candidates per feature, instead of three set intersections per
