@@ -107,12 +107,15 @@ def test_scores_from_the_postings_are_the_same_floats_as_scoring_each_candidate(
 
 @given(st.dictionaries(st.sampled_from([f"i{n:02d}" for n in range(60)]),
                        st.sets(st.sampled_from([f"f{n}" for n in range(30)]), max_size=20), max_size=60),
-       st.sets(st.sampled_from([f"f{n}" for n in range(30)])), st.integers(1, 20), st.sampled_from(["i00", "i07", "zz"]))
+       st.sets(st.sampled_from([f"f{n}" for n in range(30)])), st.integers(1, 20), st.sampled_from(["i00", "i07", "zz"]),
+       st.integers(0, 60))
 def test_counting_on_bits_gives_the_counters_candidates_and_counts(features: dict[str, set[str]], query: set[str],
-                                                                   limit: int, exclude: str) -> None:
+                                                                   limit: int, exclude: str, split: int) -> None:
     index = UserIndex()
     empty: Sets = (frozenset(), frozenset(), frozenset())
-    for iid, fs in features.items():
+    for n, (iid, fs) in enumerate(features.items()):
+        if n == split:  # the first issues get their bits in id order, the later ones after them
+            index.renumber(force=True)
         index.titles[iid] = ""
         index._reindex(iid, frozenset(fs), empty)
     by_counter = index.nominated(query, exclude, limit)
@@ -133,3 +136,9 @@ def test_the_bits_follow_the_postings_when_an_issue_changes() -> None:
         index._reindex("b", frozenset({"z"}), empty)  # b loses x and y: its bits go
         assert index.nominated({"x", "y"}, "a")[0] == ["c"]
         assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "b"]
+        index.titles["0"] = ""
+        index._reindex("0", frozenset({"x"}), empty)  # seen late, the lowest id: first of its count
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "0", "b"]
+        index.renumber(force=True)
+        assert index.order == ["0", "a", "b", "c"]
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "0", "b"]

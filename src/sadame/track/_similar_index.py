@@ -58,9 +58,11 @@ class UserIndex:
     features: dict[str, frozenset[str]] = field(default_factory=dict)
     postings: dict[str, set[str]] = field(default_factory=dict)
     sets: dict[str, Sets] = field(default_factory=dict)  #: the profile each issue is scored with
-    #: each issue's bit in :attr:`bitmaps` (the order it was first seen) and the issue of each bit
+    #: each issue's bit in :attr:`bitmaps` and the issue of each bit: the first :attr:`sorted_upto`
+    #: bits in the order of the ids (:meth:`renumber`), the issues seen since after them
     position: dict[str, int] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
+    sorted_upto: int = 0
     #: a long posting as an ``int`` with the bits of its issues, made when a query reads it
     bitmaps: dict[str, int] = field(default_factory=dict)
 
@@ -77,6 +79,16 @@ class UserIndex:
             self.bitmaps.pop(f, None)
         self.features[iid] = features
         self.sets[iid] = sets
+
+    def renumber(self, *, force: bool = False) -> None:
+        """Give the bits in the order of the ids again when the issues seen since the last time
+        are more than an eighth (the bits of the postings are made again as queries read them):
+        the first ids at the cut are then the lowest bits, not a sort of all the ids there."""
+        if force or len(self.order) - self.sorted_upto > max(64, self.sorted_upto >> 3):
+            self.order = sorted(self.order)
+            self.position = {iid: n for n, iid in enumerate(self.order)}
+            self.sorted_upto = len(self.order)
+            self.bitmaps.clear()
 
     def bitmap(self, feature: str, posting: set[str]) -> int:
         """``posting`` as bits (:attr:`position`); kept until the posting changes when it is long
@@ -165,21 +177,34 @@ def _top_by_bits(index: UserIndex, nominating: list[tuple[str, set[str]]], exclu
     ids = _ids(index.order, above)
     pool = set(ids)
     shared = dict(Counter(itertools.chain.from_iterable(pool & p for _, p in nominating)))
-    kept = sorted(_ids(index.order, at_cut))[:need]
+    kept = _first_ids(index, at_cut, need)
     shared.update(dict.fromkeys(kept, cut))
     return _by_count(sorted(ids), shared) + kept, shared
 
 
+def _first_ids(index: UserIndex, bits: int, need: int) -> list[str]:
+    """The ``need`` lowest ids of the set bits of ``bits``: the lowest bits of the part in id
+    order, and every issue seen since (sorted with them)."""
+    upto, order = index.sorted_upto, index.order
+    first = list(map(order.__getitem__, reversed(_positions(bits & ((1 << upto) - 1))[-need:])))
+    late = bits >> upto << upto
+    return sorted(first + list(map(order.__getitem__, _positions(late))))[:need] if late else first
+
+
 def _ids(order: list[str], bits: int) -> list[str]:
-    """The issues of the set bits of ``bits``, highest bit first: the binary digits split at the
-    ones, the lengths of the runs of zeros summed (all at C speed: the cost is per issue)."""
+    """The issues of the set bits of ``bits``, highest bit first."""
+    return list(map(order.__getitem__, _positions(bits)))
+
+
+def _positions(bits: int) -> list[int]:
+    """The set bits of ``bits``, highest first: the binary digits split at the ones, the lengths
+    of the runs of zeros summed (all at C speed: the cost is per set bit, not per bit)."""
     if not bits:
         return []
     runs = bin(bits)[2:].split("1")
     runs.pop()
     top = bits.bit_length() - 1
-    return list(map(order.__getitem__, map(top.__sub__, map(operator.add, itertools.accumulate(map(len, runs)),
-                                                             itertools.count()))))
+    return list(map(top.__sub__, map(operator.add, itertools.accumulate(map(len, runs)), itertools.count())))
 
 
 def _by_count(ids: list[str], shared: Mapping[str, int]) -> list[str]:
@@ -247,5 +272,6 @@ def user_index(conn: Connection, db: str, tenant: str, user: str, profile: Profi
             _INDEXES.popitem(last=False)
         if index.version != version:
             _read_new(conn, tenant, user, index, profile)
+            index.renumber()
             index.version = version
         return index
