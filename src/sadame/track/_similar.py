@@ -230,19 +230,18 @@ def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: lis
     # (``.get(o, 0)``, not ``counter[o]``: a Counter answers a missing key through a Python method)
     nom_l, nom_r, rest_l, rest_r, rest_b = (Counter(itertools.chain.from_iterable(hits)).get for hits in
                                             (lemma_nom, reading_nom, lemma_rest, reading_rest, bigram_rest))
-    (la, ra, ba), all_sets, nominations = sets, index.sets, shared.get
+    (la, ra, ba), all_sizes, nominations = sets, index.sizes, shared.get
     xl, xr, xb = len(la), len(ra), len(ba)
     w_lemma, w_reading, w_bigram = _WEIGHTS
     out: dict[str, float] = {}
     for o in ids:
-        lb, rb, bb = all_sets[o]
+        yl, yr, y = all_sizes[o]
         lemmas, readings = nom_l(o, 0), nom_r(o, 0)
         s = nominations(o, 0) - lemmas - readings + rest_b(o, 0)
-        y = len(bb)
         bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
-        s, y = lemmas + rest_l(o, 0), len(lb)  # (_overlap inlined: a hot loop)
+        s, y = lemmas + rest_l(o, 0), yl  # (_overlap inlined: a hot loop)
         lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
-        s, y = readings + rest_r(o, 0), len(rb)
+        s, y = readings + rest_r(o, 0), yr
         reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
         out[o] = w_lemma * lemma + w_reading * reading + w_bigram * bigram
     return out

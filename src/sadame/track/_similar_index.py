@@ -58,6 +58,7 @@ class UserIndex:
     features: dict[str, frozenset[str]] = field(default_factory=dict)
     postings: dict[str, set[str]] = field(default_factory=dict)
     sets: dict[str, Sets] = field(default_factory=dict)  #: the profile each issue is scored with
+    sizes: dict[str, tuple[int, int, int]] = field(default_factory=dict)  #: the sizes of its three sets
     #: each issue's bit in :attr:`bitmaps` and the issue of each bit: the first :attr:`sorted_upto`
     #: bits in the order of the ids (:meth:`renumber`), the issues seen since after them
     position: dict[str, int] = field(default_factory=dict)
@@ -79,6 +80,7 @@ class UserIndex:
             self.bitmaps.pop(f, None)
         self.features[iid] = features
         self.sets[iid] = sets
+        self.sizes[iid] = (len(sets[0]), len(sets[1]), len(sets[2]))
 
     def renumber(self, *, force: bool = False) -> None:
         """Give the bits in the order of the ids again when the issues seen since the last time
