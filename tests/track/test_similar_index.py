@@ -142,3 +142,31 @@ def test_the_bits_follow_the_postings_when_an_issue_changes() -> None:
         index.renumber(force=True)
         assert index.order == ["0", "a", "b", "c"]
         assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "0", "b"]
+
+
+def test_an_index_is_not_brought_up_to_date_while_a_query_reads_it(db_url: str) -> None:
+    """A query holds its index's lock; another thread's update of that index waits for it (a
+    renumbering under a running query would give it wrong candidates)."""
+    import threading
+
+    with Tracker(db_url, tenant="t", config=TrackerConfig(max_new_per_session=1000)) as t:
+        first = t.ingest("u", "s1", _history(40, seed=5))
+        iid = first.new[0].issue_id or ""
+        assert t.similar("u", iid) is not None  # the index exists and is current
+        index = _similar_index._INDEXES[(str(t.engine.url), "t", "u")]
+        t.ingest("u", "s2", _history(80, seed=6)[40:])  # the index is now behind
+        done = threading.Event()
+
+        def update() -> None:
+            with t.engine.connect() as conn:
+                _similar_index.user_index(conn, str(conn.engine.url), "t", "u", _Profiler())
+            done.set()
+
+        with index.lock:  # what a running query holds
+            before = len(index.titles)
+            worker = threading.Thread(target=update)
+            worker.start()
+            assert not done.wait(0.5)  # the update waits for the query
+            assert len(index.titles) == before
+        worker.join(10)
+        assert done.is_set() and len(index.titles) > before  # and runs once the query is done

@@ -300,12 +300,13 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if title is None:
         title = str(conn.execute(select(ISSUES.c.title).where(
             ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user, ISSUES.c.issue_id == iid)).scalar() or "")
-    mine = [title, *index.texts.get(iid, [])]
-    features, sets = index.features.get(iid), index.sets.get(iid)
-    if features is None or sets is None:
-        features, sets = _Profiler()(mine)
     polarity = _polarity(title, ruleset)
-    raw = _raw_scores(index, features, sets, *index.nominated(features, iid))
+    with index.lock:  # (another thread may bring the same index up to date meanwhile)
+        mine = [title, *index.texts.get(iid, [])]
+        features, sets = index.features.get(iid), index.sets.get(iid)
+        if features is None or sets is None:
+            features, sets = _Profiler()(mine)
+        raw = _raw_scores(index, features, sets, *index.nominated(features, iid))
     ranked: Iterable[tuple[str, float]] = _ranked(raw)
     if matcher is not None:
         ranked = list(ranked)

@@ -66,6 +66,9 @@ class UserIndex:
     sorted_upto: int = 0
     #: a long posting as an ``int`` with the bits of its issues, made when a query reads it
     bitmaps: dict[str, int] = field(default_factory=dict)
+    #: held while the index is brought up to date and while a query reads it (a renumbering or a
+    #: changed posting under a running query would give it wrong candidates, or a RuntimeError)
+    lock: threading.RLock = field(default_factory=threading.RLock, compare=False, repr=False)
 
     def _reindex(self, iid: str, features: frozenset[str], sets: Sets) -> None:
         old = self.features.get(iid, frozenset())
@@ -98,7 +101,7 @@ class UserIndex:
         found = self.bitmaps.get(feature)
         if found is None:
             bits = bytearray((len(self.order) + 7) // 8)
-            with _LOCK:  # (the index is updated under the lock: no posting changes while it is read)
+            with self.lock:
                 for n in map(self.position.__getitem__, posting):
                     bits[n >> 3] |= 1 << (n & 7)
                 found = int.from_bytes(bits, "little")
@@ -116,15 +119,16 @@ class UserIndex:
         """:meth:`candidates`, the count of nominating features each nominated issue shares (at
         least each candidate's), and the posting length above which a feature nominates nobody.
         Long postings are counted as bits (:func:`_top_by_bits`), short ones in a Counter."""
-        stop = max(_STOP_MIN, int(STOP_SHARE * len(self.titles)))
-        postings = self.postings
-        nominating = [(f, p) for f in features if (p := postings.get(f)) and len(p) <= stop]
-        if self.order and sum(len(p) for _, p in nominating) >= BITS_FROM:
-            top, counts = _top_by_bits(self, nominating, exclude, limit)
-            return top, counts, stop
-        shared: Counter[str] = Counter(itertools.chain.from_iterable(p for _, p in nominating))  # (at C speed)
-        shared.pop(exclude, None)
-        return _top(shared, limit), shared, stop
+        with self.lock:
+            stop = max(_STOP_MIN, int(STOP_SHARE * len(self.titles)))
+            postings = self.postings
+            nominating = [(f, p) for f in features if (p := postings.get(f)) and len(p) <= stop]
+            if self.order and sum(len(p) for _, p in nominating) >= BITS_FROM:
+                top, counts = _top_by_bits(self, nominating, exclude, limit)
+                return top, counts, stop
+            shared: Counter[str] = Counter(itertools.chain.from_iterable(p for _, p in nominating))  # (C speed)
+            shared.pop(exclude, None)
+            return _top(shared, limit), shared, stop
 
 
 def _top(shared: Counter[str], limit: int) -> list[str]:
@@ -272,8 +276,9 @@ def user_index(conn: Connection, db: str, tenant: str, user: str, profile: Profi
         _INDEXES.move_to_end(cache_key)
         while len(_INDEXES) > MAX_USERS:
             _INDEXES.popitem(last=False)
+    with index.lock:  # (not under _LOCK: a query holding its index's lock never waits for _LOCK)
         if index.version != version:
             _read_new(conn, tenant, user, index, profile)
             index.renumber()
             index.version = version
-        return index
+    return index
