@@ -6,11 +6,12 @@ import itertools
 import json
 import random
 from pathlib import Path
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sadame.track import Tracker
+from sadame.track import Tracker, _similar_index
 from sadame.track._similar import (
     _WEIGHTS,
     _overlap,
@@ -102,3 +103,70 @@ def test_scores_from_the_postings_are_the_same_floats_as_scoring_each_candidate(
         assert _raw_scores(index, features, sets, candidates, shared, stop) == expected, iid
         checked += sum(v > 0 for v in expected.values())
     assert checked > 1000  # most candidates score above 0: the comparison is not of zeros
+
+
+@given(st.dictionaries(st.sampled_from([f"i{n:02d}" for n in range(60)]),
+                       st.sets(st.sampled_from([f"f{n}" for n in range(30)]), max_size=20), max_size=60),
+       st.sets(st.sampled_from([f"f{n}" for n in range(30)])), st.integers(1, 20), st.sampled_from(["i00", "i07", "zz"]),
+       st.integers(0, 60))
+def test_counting_on_bits_gives_the_counters_candidates_and_counts(features: dict[str, set[str]], query: set[str],
+                                                                   limit: int, exclude: str, split: int) -> None:
+    index = UserIndex()
+    empty: Sets = (frozenset(), frozenset(), frozenset())
+    for n, (iid, fs) in enumerate(features.items()):
+        if n == split:  # the first issues get their bits in id order, the later ones after them
+            index.renumber(force=True)
+        index.titles[iid] = ""
+        index._reindex(iid, frozenset(fs), empty)
+    by_counter = index.nominated(query, exclude, limit)
+    with patch.object(_similar_index, "BITS_FROM", 0):
+        by_bits = index.nominated(query, exclude, limit)
+    assert by_bits[0] == by_counter[0]
+    assert {o: by_bits[1][o] for o in by_bits[0]} == {o: by_counter[1][o] for o in by_counter[0]}
+    assert by_bits[2] == by_counter[2]
+
+
+def test_the_bits_follow_the_postings_when_an_issue_changes() -> None:
+    index = UserIndex(titles={"a": "", "b": "", "c": ""})
+    empty: Sets = (frozenset(), frozenset(), frozenset())
+    for iid in "abc":
+        index._reindex(iid, frozenset({"x", "y"}), empty)
+    with patch.object(_similar_index, "BITS_FROM", 0):
+        assert index.nominated({"x", "y"}, "a")[0] == ["b", "c"]
+        index._reindex("b", frozenset({"z"}), empty)  # b loses x and y: its bits go
+        assert index.nominated({"x", "y"}, "a")[0] == ["c"]
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "b"]
+        index.titles["0"] = ""
+        index._reindex("0", frozenset({"x"}), empty)  # seen late, the lowest id: first of its count
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "0", "b"]
+        index.renumber(force=True)
+        assert index.order == ["0", "a", "b", "c"]
+        assert index.nominated({"x", "y", "z"}, "a")[0] == ["c", "0", "b"]
+
+
+def test_an_index_is_not_brought_up_to_date_while_a_query_reads_it(db_url: str) -> None:
+    """A query holds its index's lock; another thread's update of that index waits for it (a
+    renumbering under a running query would give it wrong candidates)."""
+    import threading
+
+    with Tracker(db_url, tenant="t", config=TrackerConfig(max_new_per_session=1000)) as t:
+        first = t.ingest("u", "s1", _history(40, seed=5))
+        iid = first.new[0].issue_id or ""
+        assert t.similar("u", iid) is not None  # the index exists and is current
+        index = _similar_index._INDEXES[(str(t.engine.url), "t", "u")]
+        t.ingest("u", "s2", _history(80, seed=6)[40:])  # the index is now behind
+        done = threading.Event()
+
+        def update() -> None:
+            with t.engine.connect() as conn:
+                _similar_index.user_index(conn, str(conn.engine.url), "t", "u", _Profiler())
+            done.set()
+
+        with index.lock:  # what a running query holds
+            before = len(index.titles)
+            worker = threading.Thread(target=update)
+            worker.start()
+            assert not done.wait(0.5)  # the update waits for the query
+            assert len(index.titles) == before
+        worker.join(10)
+        assert done.is_set() and len(index.titles) > before  # and runs once the query is done

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -199,7 +199,7 @@ class _Profiler(Profiler):
 
 
 def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: list[str],
-                shared: Counter[str], stop: int) -> dict[str, float]:
+                shared: Mapping[str, int], stop: int) -> dict[str, float]:
     """:func:`similarity` of the query (``features``, ``sets``) against each of ``ids``, before its
     ``round(min(1, ...), 4)``: the same floats. The shared counts come from the postings of the query's features, one C-level
     intersection with the candidates per feature, instead of three set intersections per
@@ -230,19 +230,18 @@ def _raw_scores(index: UserIndex, features: frozenset[str], sets: Sets, ids: lis
     # (``.get(o, 0)``, not ``counter[o]``: a Counter answers a missing key through a Python method)
     nom_l, nom_r, rest_l, rest_r, rest_b = (Counter(itertools.chain.from_iterable(hits)).get for hits in
                                             (lemma_nom, reading_nom, lemma_rest, reading_rest, bigram_rest))
-    (la, ra, ba), all_sets, nominations = sets, index.sets, shared.get
+    (la, ra, ba), all_sizes, nominations = sets, index.sizes, shared.get
     xl, xr, xb = len(la), len(ra), len(ba)
     w_lemma, w_reading, w_bigram = _WEIGHTS
     out: dict[str, float] = {}
     for o in ids:
-        lb, rb, bb = all_sets[o]
+        yl, yr, y = all_sizes[o]
         lemmas, readings = nom_l(o, 0), nom_r(o, 0)
         s = nominations(o, 0) - lemmas - readings + rest_b(o, 0)
-        y = len(bb)
         bigram = s / (xb if xb < y else y) * (2 * s / (xb + y)) ** 0.5 if s else 0.0
-        s, y = lemmas + rest_l(o, 0), len(lb)  # (_overlap inlined: a hot loop)
+        s, y = lemmas + rest_l(o, 0), yl  # (_overlap inlined: a hot loop)
         lemma = s / (xl if xl < y else y) * (2 * s / (xl + y)) ** 0.5 if s else 0.0
-        s, y = readings + rest_r(o, 0), len(rb)
+        s, y = readings + rest_r(o, 0), yr
         reading = s / (xr if xr < y else y) * (2 * s / (xr + y)) ** 0.5 if s else 0.0
         out[o] = w_lemma * lemma + w_reading * reading + w_bigram * bigram
     return out
@@ -301,12 +300,13 @@ def similar_issues(conn: Connection, tenant: str, user: str, iid: str, *, limit:
     if title is None:
         title = str(conn.execute(select(ISSUES.c.title).where(
             ISSUES.c.tenant_id == tenant, ISSUES.c.user_id == user, ISSUES.c.issue_id == iid)).scalar() or "")
-    mine = [title, *index.texts.get(iid, [])]
-    features, sets = index.features.get(iid), index.sets.get(iid)
-    if features is None or sets is None:
-        features, sets = _Profiler()(mine)
     polarity = _polarity(title, ruleset)
-    raw = _raw_scores(index, features, sets, *index.nominated(features, iid))
+    with index.lock:  # (another thread may bring the same index up to date meanwhile)
+        mine = [title, *index.texts.get(iid, [])]
+        features, sets = index.features.get(iid), index.sets.get(iid)
+        if features is None or sets is None:
+            features, sets = _Profiler()(mine)
+        raw = _raw_scores(index, features, sets, *index.nominated(features, iid))
     ranked: Iterable[tuple[str, float]] = _ranked(raw)
     if matcher is not None:
         ranked = list(ranked)
