@@ -9,7 +9,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sadame.normalize._markdown import _CODE, _INLINE, _LINE_MARKER, markdown_keep, markdown_mask
+from sadame.normalize._markdown import (
+    _CODE,
+    _INLINE,
+    _LINE_MARKER,
+    markdown_keep,
+    markdown_mask,
+    markdown_strip_text,
+)
 
 
 def _inline(text: str, start: int, end: int) -> list[int]:
@@ -63,6 +70,19 @@ def test_mask_equals_its_definition(pieces: list[str]) -> None:
     expected = _definition(text)
     assert markdown_mask(text) == expected
     assert list(markdown_keep(text)) == [i for i, flag in enumerate(expected) if flag]
+    assert markdown_strip_text(text) == "".join(c for c, flag in zip(text, expected, strict=True) if flag)
+
+
+def test_text_path_equals_the_mask_on_the_eval_sources() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "evals" / "quote"
+    paths = sorted([*root.glob("sources/*.md"), *root.glob("hard_sources/*.md")])
+    assert paths
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        mask = markdown_mask(text)
+        assert markdown_strip_text(text) == "".join(c for c, flag in zip(text, mask, strict=True) if flag), path
 
 
 def test_only_lines_that_may_change_are_touched() -> None:

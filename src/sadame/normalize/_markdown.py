@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Iterable
 from typing import Protocol
 
-__all__ = ["markdown_keep", "markdown_mask"]
+__all__ = ["markdown_keep", "markdown_mask", "markdown_strip_text"]
 
 
 class _Sink(Protocol):
@@ -170,6 +170,62 @@ def markdown_mask(text: str) -> bytearray:
             _strip_line(text, start, end, mask)
         found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
     return flags
+
+
+def _inline_text(segment: str) -> str:
+    """:func:`_apply_inline` on text alone: each rule replaces its matches by their group 1
+    in what the rules before it kept (the same matches as its ``finditer``)."""
+    if _ANY_INLINE.search(segment) is None:
+        return segment
+    for trigger, pattern in _INLINE:
+        if len(segment) < 2:
+            break
+        if trigger in segment:
+            segment = pattern.sub(_group_one, segment)
+    return segment
+
+
+def _group_one(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
+def _line_text(line: str) -> str:
+    """:func:`_strip_line` of one whole line, as the text it keeps."""
+    marker = _LINE_MARKER.match(line)
+    pos = marker.end() if marker and line[: marker.end()].strip(" \t") else 0
+    if "`" not in line:
+        return _inline_text(line[pos:])
+    pieces: list[str] = []
+    for code in _CODE.finditer(line, pos):
+        pieces.append(_inline_text(line[pos : code.start()]))
+        pieces.append(code.group(1))
+        pos = code.end()
+    pieces.append(_inline_text(line[pos:]))
+    return "".join(pieces)
+
+
+def markdown_strip_text(text: str) -> str:
+    """The characters of ``text`` that :func:`markdown_mask` keeps, joined, computed on the
+    text without positions (the plain path: no mask, no runs; the tests compare the two).
+
+    >>> markdown_strip_text("- **安定性**: 不足\n本文")
+    '安定性: 不足\n本文'
+    """
+    found = _MAY_CHANGE.search(text)
+    if found is None:
+        return text
+    pieces: list[str] = []
+    done = 0  # text before this is in pieces
+    while found is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        newline = text.find("\n", found.start())
+        end = len(text) if newline == -1 else newline
+        pieces.append(text[done:start])
+        pieces.append(_line_text(text[start:end]))
+        done = end
+        found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _strip(text: str, out: _Sink) -> None:

@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask
+from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask, markdown_strip_text
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -478,7 +478,7 @@ _MARKDOWN_MAY_CHANGE = _MAY_CHANGE.search
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
     if _MARKDOWN_MAY_CHANGE(text) is None:  # (no marker, no inline character: a mask of ones)
         return text
-    return _kept_runs(text, markdown_mask(text))
+    return markdown_strip_text(text)  # (the kept text of markdown_mask, without the mask)
 
 
 def _kept_runs(text: str, mask: bytes | bytearray) -> str:
