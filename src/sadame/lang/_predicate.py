@@ -42,7 +42,7 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "eases_an_excess", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1550,3 +1550,86 @@ def _pace_changed(tokens: Sequence[Token]) -> bool:
     head, chain = found
     return tokens[head].lemma in _QUICK | {"遅い"} and chain.became and not chain.negations and any(
         t.surface.endswith(_PACE) for t in tokens[:head])
+
+
+#: Words that make a described act a fault when they stand un-negated in it (事実と違うことを言う).
+_DEVIATE = frozenset({"違う", "異なる", "間違える", "誤る"})
+#: Time and frequency words that say the absence is a change (もうない, 今回は見られなかった).
+_NOW_OR_AGAIN = frozenset({"もう", "今回", "今日", "本日", "今月", "今週", "前回", "以前", "先週", "先月", "すっかり"})
+
+
+def _negated_at(tokens: Sequence[Token], i: int) -> bool:
+    """The verb at ``i`` is followed by a negator before the next content word (慌てずに)."""
+    for t in tokens[i + 1 : i + 3]:
+        if t.lemma in ("ない", "ず", "ぬ") and t.pos[0] in ("助動詞", "形容詞"):
+            return True
+        if t.pos[0] not in ("助動詞", "助詞", "接尾辞"):
+            return False
+    return False
+
+
+#: Steps of care whose omission (確認せずに, 待たずに) makes the act that follows a fault.
+_CARE_STEPS = frozenset({"待つ", "確認", "確かめる", "見る", "聞く", "測る", "読む", "考える", "見直す", "点検", "準備",
+                         "計る", "量る", "調べる", "洗う", "消毒"})
+
+
+def _skipped_step(tokens: Sequence[Token], verb: int) -> bool:
+    """``tokens[verb]`` (before ず) is a step of care or a verb of "cannot" (待ちきれず, 我慢できず)."""
+    t = tokens[verb]
+    if t.lemma in ("する", "為る", "できる", "出来る") and verb >= 1:
+        t = tokens[verb - 1] if t.lemma in ("する", "為る") else t
+        if t.lemma in ("できる", "出来る"):
+            return True
+    return _lemma_in(t, _CARE_STEPS) or (t.pos[0] == "動詞" and t.lemma.endswith(("きれる", "切れる")))
+
+
+def _fault_in_act(modifier: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The act a topic noun names is a fault: its modifier reads as a problem (つまずいて手が止まる),
+    holds an un-negated fault verb (慌てて背中を叩く) or a deviation (事実と違うことを言う), a step
+    left out (乾燥を待ちきれずに入る: a verb then ず), or was pointed out (前回指摘したアンダーカット)."""
+    if not modifier or read_clauses(modifier, negative) == "problem":
+        return bool(modifier)
+    lex = lexicon()
+    for i, t in enumerate(modifier):
+        if t.pos[0] == "動詞" and (_lemma_in(t, lex.problem_verbs) or t.lemma in _DEVIATE) and not _negated_at(modifier, i):
+            return True
+        if t.lemma == "ず" and t.pos[0] == "助動詞" and i >= 1 and _skipped_step(modifier, i - 1):
+            return True
+    tail = [t.lemma for t in modifier[-3:]]
+    return "指摘" in tail and all(t.surface != "を" for t in modifier[-4:])
+
+
+def fault_act_not_seen(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """一つの文 「<a fault described> N は(、)(もう/今回は/一度も) 見られなくなった / 見られなかった / もうない /
+    もうしなくなった」: the noun is neutral (箇所, 対応, 声かけ, こと, 癖), its modifying clause says the
+    fault, and the negated seeing or existence after the topic says it is gone -- an improvement,
+    whatever the topic noun is. A good act not seen (確認する様子は見られなかった) has no fault in
+    its modifier and is left alone; so is an absence with no word of change (慌てる様子はない)."""
+    body = [t for t in tokens if t.pos[0] != "空白"]
+    while body and body[-1].pos[0] in _FINAL_SKIP:
+        body.pop()
+    if len(body) < 5 or any(t.surface in ("。", "．", "!", "?") for t in body):
+        return False
+    topic = max((i for i in range(1, len(body) - 1) if body[i].surface in ("は", "も") and body[i].pos[0] == "助詞"
+                 and body[i - 1].pos[0] in ("名詞", "接尾辞") and body[i - 1].surface not in _NOW_WORDS
+                 and body[i - 1].surface not in _ONCE), default=None)
+    if topic is None:
+        return False
+    after = [t for t in body[topic + 1:] if t.surface not in ("、", ",", "，")]
+    if any(t.surface == "が" and t.pos[0] == "助詞" for t in after):
+        return False  # 〜点は、今回も改善が見られなかった: what is not seen is 改善, not the topic
+    parts = _clauses(after)
+    found = _head(parts[-1]) if parts else None
+    if found is None or found[1].negations % 2 == 0 or any(read_clause(p, negative) == "problem" for p in parts[:-1]):
+        return False
+    chain, ends = found[1], parts[-1][found[0]:]  # もうない / もうしなくなった: the adverb is taken as the head
+    word = ends[1] if len(ends) > 1 and ends[0].pos[0] == "副詞" else ends[0]
+    exists = _lemma_in(word, lexicon().existence_verbs) or word.lemma in ("ない", "無い") \
+        or (word.lemma == "見る" and chain.rareru) or (word.lemma in ("する", "為る") and body[topic - 1].lemma == "こと")
+    changed = chain.no_longer or any(t.surface in _NOW_OR_AGAIN or t.surface in _ONCE for t in after)
+    if not (exists and changed) or body[topic - 1].lemma in ("姿", "様子", "姿勢", "配慮", "工夫", "習慣"):
+        return False
+    start = max((i + 1 for i in range(topic - 1) if body[i].surface in _SUBJECT_PARTICLES and body[i].pos[0] == "助詞"
+                 and body[i + 1].surface in ("、", ",")), default=0)
+    noun = body[topic - 1]
+    return _fault_in_act(body[start:topic - 1], negative) or _lemma_in(noun, lexicon().problem_nouns)

@@ -35,6 +35,7 @@ from sadame.lang._polarity import negations_after
 from sadame.lang._predicate import (
     eases_an_excess,
     ends_can_now,
+    fault_act_not_seen,
     former_fault_not_seen,
     read_clauses,
     unjudged_consequence,
@@ -202,8 +203,9 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
-    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative):
-        return "improvement"
+    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
+            or fault_act_not_seen(tokens, negative):
+        return "improvement"  # 慌てて背中を叩く対応は見られなくなった: a fault act, no longer seen
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
