@@ -231,7 +231,7 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
     if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now) \
-            and not _also_now(now) and not _hasty(now):
+            and not _also_now(now) and not _falls_short(text[: len(text) - len(now)], now, negative):
         before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
         if before in ("praise", "better") and not is_praise(now, positive, negative):
             return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
@@ -300,13 +300,30 @@ def _potential_form(token: Token) -> bool:
         and token.lemma.endswith("る")
 
 
+_KANJI_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")}
+_KANJI_NUMBER = re.compile(r"([一二三四五六七八九]?十[一二三四五六七八九]?|[〇一二三四五六七八九])(?=秒|分|時間|日)")
+
+
+def _kanji_value(found: re.Match[str]) -> str:
+    """A kanji numeral below 100 (三, 十五, 四十) as digits; a bare 十分 is じゅうぶん (enough), kept."""
+    word = found.group(1)
+    if word == "十" and found.string.startswith("分", found.end()):
+        return word
+    if "十" not in word:
+        return str(_KANJI_DIGITS[word])
+    tens, _, ones = word.partition("十")
+    return str(_KANJI_DIGITS.get(tens, 1) * 10 + _KANJI_DIGITS.get(ones, 0))
+
+
 def _took_longer(text: str) -> bool:
     """A past time, then now a longer one taken (先週は10分で済んでいた聞き取りに、今回は30分以上かかっていた):
     a loss, whatever the act; a shorter one reads as before."""
     split = next((m.start() for m in _NOW_AT.finditer(text)), None)
     if split is None or "かか" not in text[split:]:
         return False
-    before, after = _DURATION.findall(text[:split]), _DURATION.findall(text[split:])
+    arabic = _KANJI_NUMBER.sub(_kanji_value, text)  # 三時間台 / 五時間以上: numerals in kanji compare too
+    split = next((m.start() for m in _NOW_AT.finditer(arabic)), split)
+    before, after = _DURATION.findall(arabic[:split]), _DURATION.findall(arabic[split:])
     if not before or not after:
         return False
     def seconds(found: tuple[str, str]) -> float:
@@ -546,6 +563,48 @@ def _also_now(now: str) -> bool:
     """今回も / 今日も: what was is so again now, no contrast (前回は…波打っていたが、今回も同じように)."""
     tokens = analyze(now[:40])
     return len(tokens) >= 2 and tokens[1].surface == "も"
+
+
+#: Verbs that say "only so far" or "made do" (3にとどまった, 目測で済ませていた): less than before.
+_LIMIT_VERBS = frozenset({"とどまる", "留まる", "止まる", "済ませる", "済ます"})
+#: Verbs of leaving out or slipping away: of a good practice (身につけた手順が抜け落ちていた) a loss.
+_SLIP_VERBS = frozenset({"抜け落ちる", "抜ける", "落ちる", "欠ける", "忘れる", "抜かす", "飛ばす", "途切れる", "消える"})
+#: Verbs that say something is left standing now (跡が何本も残っていた).
+_LEFT_VERBS = frozenset({"残る", "目立つ"})
+
+
+def _falls_short(before: str, now: str, negative: Sequence[str]) -> bool:
+    """What is done now, after a past that was no fault, falls short: done hastily (今回は急いで引き上げ),
+    only so far or made do with (今回は3にとどまった, 目測で済ませていた, 一人の証言だけで書き始めている),
+    a practice slipped away (手順が今回はすっかり抜け落ちていた) or a mark left (跡が今回は何本も残っていた),
+    each an un-negated verb of the now part read with the analyzer. A past fault or a fault word
+    anywhere (ミスが10件あったが、今回は2件にとどまった) and a "can" now (5分だけで終えられた) leave it as before."""
+    if _hasty(now):
+        return True
+    tokens, lex = analyze(now[:400]), lexicon()
+    faults = lex.problem_nouns | lex.problem_verbs | lex.negative_states
+    past = analyze(before[:400])
+    words = list(past) + list(tokens)
+    if read_clauses(past, negative) == "problem" or any(t.lemma in faults or t.normalized in faults for t in words) \
+            or any(w in t.surface for t in words if t.pos[0] == "名詞" for w in negative) or ends_can_now(tokens) \
+            or any(t.lemma in ("できる", "出来る", "られる", "れる") or _can_form(t) for t in tokens):
+        return False  # a fault word is a noun (遅れ, ミス); 抜け of 抜け落ちる is the verb itself
+    for i, t in enumerate(tokens):
+        if negations_after(tokens, i):
+            continue
+        only = t.surface in ("だけ", "しか", "のみ") and i + 1 < len(tokens) and tokens[i + 1].surface == "で" \
+            and not (i + 2 < len(tokens) and tokens[i + 2].lemma in ("ない", "無い"))
+        made_do = t.lemma == "済む" and i + 1 < len(tokens) and tokens[i + 1].lemma == "せる"  # 済ませる
+        verb = t.pos[0] == "動詞" and (t.lemma in _LIMIT_VERBS | _SLIP_VERBS | _LEFT_VERBS or t.normalized in _LIMIT_VERBS)
+        if only or made_do or verb:
+            return True
+    return False
+
+
+def _can_form(token: Token) -> bool:
+    """A godan potential (話せる -> 話す), stricter than :func:`_potential_form`: とどまる / 留まる is not one."""
+    lemma, base = token.lemma, token.normalized
+    return token.pos[0] == "動詞" and len(lemma) == len(base) + 1 and len(base) >= 2 and lemma[:-2] == base[:-1]
 
 
 def _hasty(now: str) -> bool:
