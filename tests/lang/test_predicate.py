@@ -8,7 +8,7 @@ import pytest
 
 from sadame.lang import analyze
 from sadame.lang._lexicon import LexiconError, lexicon, parse_lexicon
-from sadame.lang._predicate import fault_act_not_seen, read_clause_text
+from sadame.lang._predicate import fault_act_not_seen, manner_then_better, read_clause_text
 
 CASES = [
     tuple(line.split("\t"))
@@ -83,3 +83,17 @@ def test_nested_relative_clauses_and_former_states_are_bounded(text: str) -> Non
 ])
 def test_a_fault_act_no_longer_seen(text: str, expected: bool) -> None:
     assert fault_act_not_seen(analyze(text)) is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("相手が話し終わるまで口を挟まず、最後まで聞けるようになった", True),  # ず、: manner
+    ("ネットの情報をそのまま使わずに、一次資料に当たるようになった", True),  # ずに、
+    ("答えを教えないで、ヒントを出せるようになった", True),  # ないで、
+    ("原稿を見ずに、前を向いて話せるようになった", True),  # a step of care, but "can" now: a crutch dropped
+    ("安全帯を付けず、高所で作業するようになった", False),  # a step of care left out, no "can": a fault formed
+    ("丁寧に説明せず、次の作業に進むようになった", False),  # the act un-negated is praise: its omission a fault
+    ("口を挟まなくなり、最後まで聞けるようになった", False),  # 〜なくなり is no manner negation
+    ("口を挟まず、最後まで聞いていない", False),  # the last clause is no progress
+])
+def test_a_manner_negation_before_progress(text: str, expected: bool) -> None:
+    assert manner_then_better(analyze(text)) is expected

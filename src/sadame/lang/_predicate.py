@@ -42,7 +42,8 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen",
+           "manner_then_better", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1568,9 +1569,10 @@ def _negated_at(tokens: Sequence[Token], i: int) -> bool:
     return False
 
 
-#: Steps of care whose omission (確認せずに, 待たずに) makes the act that follows a fault.
+#: Steps of care whose omission (確認せずに, 待たずに, 安全帯を付けず) makes the act that follows a fault.
 _CARE_STEPS = frozenset({"待つ", "確認", "確かめる", "見る", "聞く", "測る", "読む", "考える", "見直す", "点検", "準備",
-                         "計る", "量る", "調べる", "洗う", "消毒"})
+                         "計る", "量る", "調べる", "洗う", "消毒", "付ける", "着ける", "着用", "装着", "被る", "かぶる",
+                         "締める", "掛ける", "かける", "履く", "固定", "施錠"})
 
 
 def _skipped_step(tokens: Sequence[Token], verb: int) -> bool:
@@ -1633,3 +1635,45 @@ def fault_act_not_seen(tokens: Sequence[Token], negative: Sequence[str] = ()) ->
                  and body[i + 1].surface in ("、", ",")), default=0)
     noun = body[topic - 1]
     return _fault_in_act(body[start:topic - 1], negative) or _lemma_in(noun, lexicon().problem_nouns)
+
+
+def _manner_negation(part: Sequence[Token]) -> int | None:
+    """Where a clause ends in a negation of manner (使わず、/ 口を挟まずに / 頼らないで): the index of the
+    negator, or None. 〜なくなり (no longer) and 〜ない (a final negation) are not manner."""
+    body = [t for t in part if t.pos[0] not in _FINAL_SKIP]
+    if len(body) < 2:
+        return None
+    k = len(body) - 1
+    if body[k].surface in ("に", "で") and body[k].pos[0] == "助詞":
+        k -= 1
+        if body[k].surface == "ない" and body[k].pos[0] == "助動詞" and body[k + 1].surface == "で":
+            return k  # 頼らないで
+    return k if body[k].lemma in ("ず", "ぬ") and body[k].pos[0] == "助動詞" and k >= 1 else None
+
+
+def manner_then_better(clause: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """「Xず(に)、Yようになった / Yが定着した」: clauses that end in a negation of manner ("without X")
+    before a last clause read as progress are how the new practice is done, not a fault --
+    リキャップせず、そのまま捨てる手順が定着した; 口を挟まず、待てるようになった. Leaving out a step of
+    care (確認せずに作業を始めるようになった: a fault formed) stays a problem unless the last clause says
+    "can" (メモを見ずに話せるようになった: a crutch dropped); so does a clause whose act, un-negated, is
+    good (丁寧に説明せず)."""
+    parts = _clauses(clause)
+    if len(parts) < 2 or read_clause(parts[-1], negative) != "better":
+        return False
+    last = parts[-1]
+    can = any(t.lemma in ("できる", "出来る") or _potential(t) for t in last) or ends_can_now(last)
+    manner = 0
+    for part in parts[:-1]:
+        reading = read_clause(part, negative)
+        if reading != "problem":
+            continue
+        body = [t for t in part if t.pos[0] not in _FINAL_SKIP]
+        k = _manner_negation(part)
+        if k is None or read_clause(body[:k], negative) in ("better", "praise"):
+            return False
+        verb = body[k - 1] if body[k - 1].lemma not in ("する", "為る") or k < 2 else body[k - 2]
+        if not can and (_lemma_in(verb, _CARE_STEPS) or verb.lemma.endswith(("きれる", "切れる"))):
+            return False
+        manner += 1
+    return manner > 0

@@ -37,6 +37,7 @@ from sadame.lang._predicate import (
     ends_can_now,
     fault_act_not_seen,
     former_fault_not_seen,
+    manner_then_better,
     read_clauses,
     unjudged_consequence,
 )
@@ -210,6 +211,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
     reading = read_clauses(clause, negative)
+    if reading == "problem" and manner_then_better(clause, negative):
+        reading = "better"  # 口を挟まず、待てるようになった: "without X" is how, not a fault
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
