@@ -617,6 +617,18 @@ def _hasty(now: str) -> bool:
     return any(t.lemma in ("急ぐ", "慌てる", "焦る") and n.surface in ("て", "で") for t, n in pairwise(tokens))
 
 
+#: Parts of a session or a task as a topic (ただ、後半は〜): what follows holds of that part only.
+_SCOPES = frozenset({"後半", "終盤", "序盤", "前半", "最後", "終わり", "途中", "最初", "出だし", "冒頭"})
+
+
+def _names_a_thing(clause: Sequence[Token], progress: frozenset[str]) -> bool:
+    """A clause of progress names what got better when it holds a common noun that is no time, no
+    generic word and no word of progress itself (前方回転受け身で肩から入れるようになった; not
+    前回より良くなった nor 全体的に改善した): progress of a thing, whatever particle marks it."""
+    return any(t.pos[0] == "名詞" and t.pos[1] == "普通名詞" and t.pos[2] not in ("副詞可能", "形状詞可能")
+               and not {t.lemma, t.surface} & (_GENERIC | progress | _NOW_TOPIC) for t in clause)
+
+
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A named thing got better, then what is left is a residual (まだ, 少し, だけ, 時々, 〜と)."""
     split = _split_residual(tokens)
@@ -626,14 +638,15 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before)) \
-        or ends_can_now(before)  # すぐリーダーへ報告できるようになった: an ability is a named thing
+        or ends_can_now(before) or _names_a_thing(main_clause(before), progress)  # 肩から入れるようになった
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
     words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
     always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
-    residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
+    scoped = any(t.surface in _SCOPES and n.surface == "は" for t, n in pairwise(after))  # ただ、後半は〜: a part only
+    residual = not always and (conditional or scoped or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
