@@ -693,10 +693,17 @@ _NOW_TOPIC = frozenset({"今回", "今日", "本日", "今週", "今月", "今"}
 _TENDENCY = frozenset({"傾向", "癖", "くせ", "こと", "場面", "とき", "時"})
 
 
+#: How many 〜たが、今回は contrasts :func:`_conceded_fault_then_now` reads (a finding has one or two).
+_MAX_CONCEDED = 3
+
+
 def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A fault conceded in the past (〜傾向があったものの、 / 〜癖があったが、), then 今日は / 今回は and
     a clause with no problem: the fault was, and today it is not (今日はカーブを投げられていました).
-    今日も (also today) is no contrast, and a main clause that reads as a problem stays one."""
+    今日も (also today) is no contrast, and a main clause that reads as a problem stays one. At most
+    :data:`_MAX_CONCEDED` contrasts are read (each reads the whole finding: a hostile repetition of
+    〜たが、今回は was quadratic)."""
+    tried = 0
     for i in range(2, len(tokens) - 3):
         t = tokens[i]
         conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
@@ -708,6 +715,9 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
             k += 1
         if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
             continue
+        tried += 1
+        if tried > _MAX_CONCEDED:
+            return False
         before, after = tokens[: i - 1 if nominal else i], tokens[k + 2 :]
         main = "".join(x.surface for x in after)
         habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
