@@ -8,7 +8,12 @@ import pytest
 
 from sadame.lang import analyze
 from sadame.lang._lexicon import LexiconError, lexicon, parse_lexicon
-from sadame.lang._predicate import fault_act_not_seen, manner_then_better, read_clause_text
+from sadame.lang._predicate import (
+    fault_act_not_seen,
+    is_manner_negation,
+    manner_then_better,
+    read_clause_text,
+)
 
 CASES = [
     tuple(line.split("\t"))
@@ -97,3 +102,16 @@ def test_a_fault_act_no_longer_seen(text: str, expected: bool) -> None:
 ])
 def test_a_manner_negation_before_progress(text: str, expected: bool) -> None:
     assert manner_then_better(analyze(text)) is expected
+
+
+@pytest.mark.parametrize(("text", "index", "expected"), [
+    ("腕振りを止めずに入る", 3, True),  # ず + に
+    ("口を挟まず、聞く", 3, True),  # ず + 、
+    ("答えを教えないで待つ", 3, True),  # ない + で
+    ("確認せずに入る", 2, False),  # a step of care left out
+    ("口を挟まない", 3, False),  # a final negation, nothing after
+])
+def test_a_manner_negation(text: str, index: int, expected: bool) -> None:
+    tokens = analyze(text)
+    assert tokens[index].lemma in ("ず", "ない")
+    assert is_manner_negation(tokens, index) is expected

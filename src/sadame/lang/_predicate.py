@@ -43,7 +43,7 @@ from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
 __all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen",
-           "manner_then_better", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+           "is_manner_negation", "manner_then_better", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1677,3 +1677,15 @@ def manner_then_better(clause: Sequence[Token], negative: Sequence[str] = ()) ->
             return False
         manner += 1
     return manner > 0
+
+
+def is_manner_negation(tokens: Sequence[Token], k: int) -> bool:
+    """``tokens[k]`` negates a verb of manner (腕振りを止めずに入れている, 口を挟まず、): ず / ずに / ないで
+    before more of the clause, of a verb that is no step of care (確認せずに is a step left out)."""
+    t = tokens[k]
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    if nxt is None or k < 1 or tokens[k - 1].pos[0] not in ("動詞", "助動詞"):
+        return False
+    manner = (t.lemma in ("ず", "ぬ") and t.pos[0] == "助動詞" and (nxt.surface == "に" or nxt.pos[0] in ("補助記号", "空白"))) \
+        or (t.surface == "ない" and t.pos[0] == "助動詞" and nxt.surface == "で" and nxt.pos[0] == "助詞")
+    return manner and not _skipped_step(tokens, k - 1)

@@ -31,12 +31,13 @@ from sadame.lang import Token, analyze
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
-from sadame.lang._polarity import negations_after
+from sadame.lang._polarity import is_negator, negations_after
 from sadame.lang._predicate import (
     eases_an_excess,
     ends_can_now,
     fault_act_not_seen,
     former_fault_not_seen,
+    is_manner_negation,
     manner_then_better,
     read_clauses,
     unjudged_consequence,
@@ -749,8 +750,8 @@ def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
         return False
     body = words[1:]
     said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in body)
-    if said or any(negations_after(body, i) for i in range(len(body))):
-        return False
+    if said or any(is_negator(body[j]) and not is_manner_negation(body, j) for j in range(1, len(body))):
+        return False  # 腕振りを止めずに入れている: a negation of manner, not of the practice
     if any(t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "ながら") for t in body[:-2]):
         return False
     acts = any(t.surface in ("を", "に") and t.pos[0] == "助詞" for t in body)
