@@ -3,7 +3,8 @@
 ``finding_meaning`` reads at most the first 2,000 characters of a finding with the analyzer, so
 its time must grow at most linearly up to that and stop growing after it. Each row repeats one
 construction the reader's passes look for (a cause then a check, a habit no longer seen, a past
-then now, praise then 〜が、, a wish, 一方で, a target not reached) to the given length; the time is
+then now, praise then 〜が、, a wish, 一方で, a target not reached, and the thirteenth pass's fault act
+no longer seen, manner negation, now falling short and residual) to the given length; the time is
 the best CPU time of 3 fresh texts (a new last character each, so no cache answers).
 
 Verdict: **linear** when the time per character grows at most 1.5x from 500 to 2,000 characters
@@ -30,6 +31,10 @@ UNITS = [
     "今回も急いで",
     "正確になった一方で、",
     "目標に届いていない、",
+    "慌てて叩く対応は見られなくなった、",  # thirteenth pass: a fault act no longer seen
+    "口を挟まず、",  # thirteenth pass: a negation of manner before progress
+    "以前は測っていたが、今回は目測だけで済ませ、",  # thirteenth pass: a now that falls short
+    "肩から入れるようになった。ただ、後半は",  # thirteenth pass: progress then a residual
 ]
 SIZES = (500, 2_000, 8_000)
 

@@ -42,7 +42,8 @@ from sadame.lang._analyzer import Token, analyze
 from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
-__all__ = ["Reading", "eases_an_excess", "ends_can_now", "former_fault_not_seen", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+__all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen",
+           "is_manner_negation", "manner_then_better", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1550,3 +1551,141 @@ def _pace_changed(tokens: Sequence[Token]) -> bool:
     head, chain = found
     return tokens[head].lemma in _QUICK | {"遅い"} and chain.became and not chain.negations and any(
         t.surface.endswith(_PACE) for t in tokens[:head])
+
+
+#: Words that make a described act a fault when they stand un-negated in it (事実と違うことを言う).
+_DEVIATE = frozenset({"違う", "異なる", "間違える", "誤る"})
+#: Time and frequency words that say the absence is a change (もうない, 今回は見られなかった).
+_NOW_OR_AGAIN = frozenset({"もう", "今回", "今日", "本日", "今月", "今週", "前回", "以前", "先週", "先月", "すっかり"})
+
+
+def _negated_at(tokens: Sequence[Token], i: int) -> bool:
+    """The verb at ``i`` is followed by a negator before the next content word (慌てずに)."""
+    for t in tokens[i + 1 : i + 3]:
+        if t.lemma in ("ない", "ず", "ぬ") and t.pos[0] in ("助動詞", "形容詞"):
+            return True
+        if t.pos[0] not in ("助動詞", "助詞", "接尾辞"):
+            return False
+    return False
+
+
+#: Steps of care whose omission (確認せずに, 待たずに, 安全帯を付けず) makes the act that follows a fault.
+_CARE_STEPS = frozenset({"待つ", "確認", "確かめる", "見る", "聞く", "測る", "読む", "考える", "見直す", "点検", "準備",
+                         "計る", "量る", "調べる", "洗う", "消毒", "付ける", "着ける", "着用", "装着", "被る", "かぶる",
+                         "締める", "掛ける", "かける", "履く", "固定", "施錠"})
+
+
+def _skipped_step(tokens: Sequence[Token], verb: int) -> bool:
+    """``tokens[verb]`` (before ず) is a step of care or a verb of "cannot" (待ちきれず, 我慢できず)."""
+    t = tokens[verb]
+    if t.lemma in ("する", "為る", "できる", "出来る") and verb >= 1:
+        t = tokens[verb - 1] if t.lemma in ("する", "為る") else t
+        if t.lemma in ("できる", "出来る"):
+            return True
+    return _lemma_in(t, _CARE_STEPS) or (t.pos[0] == "動詞" and t.lemma.endswith(("きれる", "切れる")))
+
+
+def _fault_in_act(modifier: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The act a topic noun names is a fault: its modifier reads as a problem (つまずいて手が止まる),
+    holds an un-negated fault verb (慌てて背中を叩く) or a deviation (事実と違うことを言う), a step
+    left out (乾燥を待ちきれずに入る: a verb then ず), or was pointed out (前回指摘したアンダーカット)."""
+    if not modifier or read_clauses(modifier, negative) == "problem":
+        return bool(modifier)
+    lex = lexicon()
+    for i, t in enumerate(modifier):
+        if t.pos[0] == "動詞" and (_lemma_in(t, lex.problem_verbs) or t.lemma in _DEVIATE) and not _negated_at(modifier, i):
+            return True
+        if t.lemma == "ず" and t.pos[0] == "助動詞" and i >= 1 and _skipped_step(modifier, i - 1):
+            return True
+    tail = [t.lemma for t in modifier[-3:]]
+    return "指摘" in tail and all(t.surface != "を" for t in modifier[-4:])
+
+
+def fault_act_not_seen(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """一つの文 「<a fault described> N は(、)(もう/今回は/一度も) 見られなくなった / 見られなかった / もうない /
+    もうしなくなった」: the noun is neutral (箇所, 対応, 声かけ, こと, 癖), its modifying clause says the
+    fault, and the negated seeing or existence after the topic says it is gone -- an improvement,
+    whatever the topic noun is. A good act not seen (確認する様子は見られなかった) has no fault in
+    its modifier and is left alone; so is an absence with no word of change (慌てる様子はない)."""
+    body = [t for t in tokens if t.pos[0] != "空白"]
+    while body and body[-1].pos[0] in _FINAL_SKIP:
+        body.pop()
+    if len(body) < 5 or any(t.surface in ("。", "．", "!", "?") for t in body):
+        return False
+    topic = max((i for i in range(1, len(body) - 1) if body[i].surface in ("は", "も") and body[i].pos[0] == "助詞"
+                 and body[i - 1].pos[0] in ("名詞", "接尾辞") and body[i - 1].surface not in _NOW_WORDS
+                 and body[i - 1].surface not in _ONCE), default=None)
+    if topic is None:
+        return False
+    after = [t for t in body[topic + 1:] if t.surface not in ("、", ",", "，")]
+    if any(t.surface == "が" and t.pos[0] == "助詞" for t in after):
+        return False  # 〜点は、今回も改善が見られなかった: what is not seen is 改善, not the topic
+    parts = _clauses(after)
+    found = _head(parts[-1]) if parts else None
+    if found is None or found[1].negations % 2 == 0 or any(read_clause(p, negative) == "problem" for p in parts[:-1]):
+        return False
+    chain, ends = found[1], parts[-1][found[0]:]  # もうない / もうしなくなった: the adverb is taken as the head
+    word = ends[1] if len(ends) > 1 and ends[0].pos[0] == "副詞" else ends[0]
+    exists = _lemma_in(word, lexicon().existence_verbs) or word.lemma in ("ない", "無い") \
+        or (word.lemma == "見る" and chain.rareru) or (word.lemma in ("する", "為る") and body[topic - 1].lemma == "こと")
+    changed = chain.no_longer or any(t.surface in _NOW_OR_AGAIN or t.surface in _ONCE for t in after)
+    if not (exists and changed) or body[topic - 1].lemma in ("姿", "様子", "姿勢", "配慮", "工夫", "習慣"):
+        return False
+    start = max((i + 1 for i in range(topic - 1) if body[i].surface in _SUBJECT_PARTICLES and body[i].pos[0] == "助詞"
+                 and body[i + 1].surface in ("、", ",")), default=0)
+    noun = body[topic - 1]
+    return _fault_in_act(body[start:topic - 1], negative) or _lemma_in(noun, lexicon().problem_nouns)
+
+
+def _manner_negation(part: Sequence[Token]) -> int | None:
+    """Where a clause ends in a negation of manner (使わず、/ 口を挟まずに / 頼らないで): the index of the
+    negator, or None. 〜なくなり (no longer) and 〜ない (a final negation) are not manner."""
+    body = [t for t in part if t.pos[0] not in _FINAL_SKIP]
+    if len(body) < 2:
+        return None
+    k = len(body) - 1
+    if body[k].surface in ("に", "で") and body[k].pos[0] == "助詞":
+        k -= 1
+        if body[k].surface == "ない" and body[k].pos[0] == "助動詞" and body[k + 1].surface == "で":
+            return k  # 頼らないで
+    return k if body[k].lemma in ("ず", "ぬ") and body[k].pos[0] == "助動詞" and k >= 1 else None
+
+
+def manner_then_better(clause: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """「Xず(に)、Yようになった / Yが定着した」: clauses that end in a negation of manner ("without X")
+    before a last clause read as progress are how the new practice is done, not a fault --
+    リキャップせず、そのまま捨てる手順が定着した; 口を挟まず、待てるようになった. Leaving out a step of
+    care (確認せずに作業を始めるようになった: a fault formed) stays a problem unless the last clause says
+    "can" (メモを見ずに話せるようになった: a crutch dropped); so does a clause whose act, un-negated, is
+    good (丁寧に説明せず)."""
+    parts = _clauses(clause)
+    if len(parts) < 2 or read_clause(parts[-1], negative) != "better":
+        return False
+    last = parts[-1]
+    can = any(t.lemma in ("できる", "出来る") or _potential(t) for t in last) or ends_can_now(last)
+    manner = 0
+    for part in parts[:-1]:
+        reading = read_clause(part, negative)
+        if reading != "problem":
+            continue
+        body = [t for t in part if t.pos[0] not in _FINAL_SKIP]
+        k = _manner_negation(part)
+        if k is None or read_clause(body[:k], negative) in ("better", "praise"):
+            return False
+        verb = body[k - 1] if body[k - 1].lemma not in ("する", "為る") or k < 2 else body[k - 2]
+        if not can and (_lemma_in(verb, _CARE_STEPS) or verb.lemma.endswith(("きれる", "切れる"))):
+            return False
+        manner += 1
+    return manner > 0
+
+
+def is_manner_negation(tokens: Sequence[Token], k: int) -> bool:
+    """``tokens[k]`` negates a verb of manner (腕振りを止めずに入れている, 口を挟まず、): ず / ずに / ないで
+    before more of the clause, of a verb that is no step of care (確認せずに is a step left out)."""
+    t = tokens[k]
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    if nxt is None or k < 1 or tokens[k - 1].pos[0] not in ("動詞", "助動詞"):
+        return False
+    manner = (t.lemma in ("ず", "ぬ") and t.pos[0] == "助動詞" and (nxt.surface == "に" or nxt.pos[0] in ("補助記号", "空白"))) \
+        or (t.surface == "ない" and t.pos[0] == "助動詞" and nxt.surface == "で" and nxt.pos[0] == "助詞")
+    return manner and not _skipped_step(tokens, k - 1)

@@ -31,11 +31,14 @@ from sadame.lang import Token, analyze
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
-from sadame.lang._polarity import negations_after
+from sadame.lang._polarity import is_negator, negations_after
 from sadame.lang._predicate import (
     eases_an_excess,
     ends_can_now,
+    fault_act_not_seen,
     former_fault_not_seen,
+    is_manner_negation,
+    manner_then_better,
     read_clauses,
     unjudged_consequence,
 )
@@ -202,12 +205,15 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
-    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative):
-        return "improvement"
+    if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
+            or fault_act_not_seen(tokens, negative):
+        return "improvement"  # 慌てて背中を叩く対応は見られなくなった: a fault act, no longer seen
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
     reading = read_clauses(clause, negative)
+    if reading == "problem" and manner_then_better(clause, negative):
+        reading = "better"  # 口を挟まず、待てるようになった: "without X" is how, not a fault
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
@@ -229,7 +235,7 @@ def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence
             text = text.replace(prefix + word, "□" * (len(word) + 1))
     now = now_contrast(text)
     if now is not None and not any(w in now and _stands(now, w) for w in negative) and not _ends_negated(now) \
-            and not _also_now(now) and not _hasty(now):
+            and not _also_now(now) and not _falls_short(text[: len(text) - len(now)], now, negative):
         before = read_clauses(analyze(text[: len(text) - len(now)]), negative)
         if before in ("praise", "better") and not is_praise(now, positive, negative):
             return "problem"  # 前回は守れていた安全確認を、今回は省略していた: a good past, nothing good now
@@ -298,13 +304,30 @@ def _potential_form(token: Token) -> bool:
         and token.lemma.endswith("る")
 
 
+_KANJI_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")}
+_KANJI_NUMBER = re.compile(r"([一二三四五六七八九]?十[一二三四五六七八九]?|[〇一二三四五六七八九])(?=秒|分|時間|日)")
+
+
+def _kanji_value(found: re.Match[str]) -> str:
+    """A kanji numeral below 100 (三, 十五, 四十) as digits; a bare 十分 is じゅうぶん (enough), kept."""
+    word = found.group(1)
+    if word == "十" and found.string.startswith("分", found.end()):
+        return word
+    if "十" not in word:
+        return str(_KANJI_DIGITS[word])
+    tens, _, ones = word.partition("十")
+    return str(_KANJI_DIGITS.get(tens, 1) * 10 + _KANJI_DIGITS.get(ones, 0))
+
+
 def _took_longer(text: str) -> bool:
     """A past time, then now a longer one taken (先週は10分で済んでいた聞き取りに、今回は30分以上かかっていた):
     a loss, whatever the act; a shorter one reads as before."""
     split = next((m.start() for m in _NOW_AT.finditer(text)), None)
     if split is None or "かか" not in text[split:]:
         return False
-    before, after = _DURATION.findall(text[:split]), _DURATION.findall(text[split:])
+    arabic = _KANJI_NUMBER.sub(_kanji_value, text)  # 三時間台 / 五時間以上: numerals in kanji compare too
+    split = next((m.start() for m in _NOW_AT.finditer(arabic)), split)
+    before, after = _DURATION.findall(arabic[:split]), _DURATION.findall(arabic[split:])
     if not before or not after:
         return False
     def seconds(found: tuple[str, str]) -> float:
@@ -546,11 +569,65 @@ def _also_now(now: str) -> bool:
     return len(tokens) >= 2 and tokens[1].surface == "も"
 
 
+#: Verbs that say "only so far" or "made do" (3にとどまった, 目測で済ませていた): less than before.
+_LIMIT_VERBS = frozenset({"とどまる", "留まる", "止まる", "済ませる", "済ます"})
+#: Verbs of leaving out or slipping away: of a good practice (身につけた手順が抜け落ちていた) a loss.
+_SLIP_VERBS = frozenset({"抜け落ちる", "抜ける", "落ちる", "欠ける", "忘れる", "抜かす", "飛ばす", "途切れる", "消える"})
+#: Verbs that say something is left standing now (跡が何本も残っていた).
+_LEFT_VERBS = frozenset({"残る", "目立つ"})
+
+
+def _falls_short(before: str, now: str, negative: Sequence[str]) -> bool:
+    """What is done now, after a past that was no fault, falls short: done hastily (今回は急いで引き上げ),
+    only so far or made do with (今回は3にとどまった, 目測で済ませていた, 一人の証言だけで書き始めている),
+    a practice slipped away (手順が今回はすっかり抜け落ちていた) or a mark left (跡が今回は何本も残っていた),
+    each an un-negated verb of the now part read with the analyzer. A past fault or a fault word
+    anywhere (ミスが10件あったが、今回は2件にとどまった) and a "can" now (5分だけで終えられた) leave it as before."""
+    if _hasty(now):
+        return True
+    tokens, lex = analyze(now[:400]), lexicon()
+    faults = lex.problem_nouns | lex.problem_verbs | lex.negative_states
+    past = analyze(before[:400])
+    words = list(past) + list(tokens)
+    if read_clauses(past, negative) == "problem" or any(t.lemma in faults or t.normalized in faults for t in words) \
+            or any(w in t.surface for t in words if t.pos[0] == "名詞" for w in negative) or ends_can_now(tokens) \
+            or any(t.lemma in ("できる", "出来る", "られる", "れる") or _can_form(t) for t in tokens):
+        return False  # a fault word is a noun (遅れ, ミス); 抜け of 抜け落ちる is the verb itself
+    for i, t in enumerate(tokens):
+        if negations_after(tokens, i):
+            continue
+        only = t.surface in ("だけ", "しか", "のみ") and i + 1 < len(tokens) and tokens[i + 1].surface == "で" \
+            and not (i + 2 < len(tokens) and tokens[i + 2].lemma in ("ない", "無い"))
+        made_do = t.lemma == "済む" and i + 1 < len(tokens) and tokens[i + 1].lemma == "せる"  # 済ませる
+        verb = t.pos[0] == "動詞" and (t.lemma in _LIMIT_VERBS | _SLIP_VERBS | _LEFT_VERBS or t.normalized in _LIMIT_VERBS)
+        if only or made_do or verb:
+            return True
+    return False
+
+
+def _can_form(token: Token) -> bool:
+    """A godan potential (話せる -> 話す), stricter than :func:`_potential_form`: とどまる / 留まる is not one."""
+    lemma, base = token.lemma, token.normalized
+    return token.pos[0] == "動詞" and len(lemma) == len(base) + 1 and len(base) >= 2 and lemma[:-2] == base[:-1]
+
+
 def _hasty(now: str) -> bool:
     """急いで / 慌てて / 焦って as the manner of what is done now (今回は急いで引き上げ、蜂を興奮させていた):
     a fault's manner, so a former state then this is no progress by default."""
     tokens = analyze(now)
     return any(t.lemma in ("急ぐ", "慌てる", "焦る") and n.surface in ("て", "で") for t, n in pairwise(tokens))
+
+
+#: Parts of a session or a task as a topic (ただ、後半は〜): what follows holds of that part only.
+_SCOPES = frozenset({"後半", "終盤", "序盤", "前半", "最後", "終わり", "途中", "最初", "出だし", "冒頭"})
+
+
+def _names_a_thing(clause: Sequence[Token], progress: frozenset[str]) -> bool:
+    """A clause of progress names what got better when it holds a common noun that is no time, no
+    generic word and no word of progress itself (前方回転受け身で肩から入れるようになった; not
+    前回より良くなった nor 全体的に改善した): progress of a thing, whatever particle marks it."""
+    return any(t.pos[0] == "名詞" and t.pos[1] == "普通名詞" and t.pos[2] not in ("副詞可能", "形状詞可能")
+               and not {t.lemma, t.surface} & (_GENERIC | progress | _NOW_TOPIC) for t in clause)
 
 
 def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
@@ -562,14 +639,15 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     progress = lexicon().better_words | _PROGRESS  # 改善はしたものの: progress, not a thing (習慣 is one)
     named = any(n.surface in ("が", "は", "も", "を") and n.pos[0] == "助詞" and t.pos[0] in ("名詞", "接尾辞")
                 and not {t.lemma, t.surface} & (_GENERIC | progress) for t, n in pairwise(before)) \
-        or ends_can_now(before)  # すぐリーダーへ報告できるようになった: an ability is a named thing
+        or ends_can_now(before) or _names_a_thing(main_clause(before), progress)  # 肩から入れるようになった
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
     words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
     always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
-    residual = not always and (conditional or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
+    scoped = any(t.surface in _SCOPES and n.surface == "は" for t, n in pairwise(after))  # ただ、後半は〜: a part only
+    residual = not always and (conditional or scoped or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
@@ -616,10 +694,17 @@ _NOW_TOPIC = frozenset({"今回", "今日", "本日", "今週", "今月", "今"}
 _TENDENCY = frozenset({"傾向", "癖", "くせ", "こと", "場面", "とき", "時"})
 
 
+#: How many 〜たが、今回は contrasts :func:`_conceded_fault_then_now` reads (a finding has one or two).
+_MAX_CONCEDED = 3
+
+
 def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A fault conceded in the past (〜傾向があったものの、 / 〜癖があったが、), then 今日は / 今回は and
     a clause with no problem: the fault was, and today it is not (今日はカーブを投げられていました).
-    今日も (also today) is no contrast, and a main clause that reads as a problem stays one."""
+    今日も (also today) is no contrast, and a main clause that reads as a problem stays one. At most
+    :data:`_MAX_CONCEDED` contrasts are read (each reads the whole finding: a hostile repetition of
+    〜たが、今回は was quadratic)."""
+    tried = 0
     for i in range(2, len(tokens) - 3):
         t = tokens[i]
         conceded = (t.surface == "が" and t.pos[1] == "接続助詞") or (t.surface == "もの" and tokens[i + 1].surface == "の")
@@ -631,6 +716,9 @@ def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -
             k += 1
         if k + 1 >= len(tokens) or tokens[k].surface not in _NOW_TOPIC or tokens[k + 1].surface != "は":
             continue
+        tried += 1
+        if tried > _MAX_CONCEDED:
+            return False
         before, after = tokens[: i - 1 if nominal else i], tokens[k + 2 :]
         main = "".join(x.surface for x in after)
         habit = len(before) >= 4 and before[-2].lemma in ("ある", "有る") and before[-3].surface == "が" \
@@ -662,8 +750,8 @@ def _kept_up(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
         return False
     body = words[1:]
     said = any(t.surface in ("が", "は") and t.pos[0] == "助詞" for t in body)
-    if said or any(negations_after(body, i) for i in range(len(body))):
-        return False
+    if said or any(is_negator(body[j]) and not is_manner_negation(body, j) for j in range(1, len(body))):
+        return False  # 腕振りを止めずに入れている: a negation of manner, not of the practice
     if any(t.pos[1] == "接続助詞" and t.surface in ("が", "けど", "ながら") for t in body[:-2]):
         return False
     acts = any(t.surface in ("を", "に") and t.pos[0] == "助詞" for t in body)
