@@ -694,8 +694,8 @@ _NOW_TOPIC = frozenset({"今回", "今日", "本日", "今週", "今月", "今"}
 _TENDENCY = frozenset({"傾向", "癖", "くせ", "こと", "場面", "とき", "時"})
 
 
-#: How many 〜たが、今回は contrasts :func:`_conceded_fault_then_now` reads (a finding has one or two).
-_MAX_CONCEDED = 3
+#: How many 〜たが、今回は contrasts :func:`_conceded_fault_then_now` reads (a finding has one, seldom two).
+_MAX_CONCEDED = 2
 
 
 def _conceded_fault_then_now(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
