@@ -208,8 +208,8 @@ def markdown_strip_text(text: str) -> str:
     """The characters of ``text`` that :func:`markdown_mask` keeps, joined, computed on the
     text without positions (the plain path: no mask, no runs; the tests compare the two).
 
-    >>> markdown_strip_text("- **安定性**: 不足\n本文")
-    '安定性: 不足\n本文'
+    >>> markdown_strip_text("- **安定性**: 不足\\n本文")
+    '安定性: 不足\\n本文'
     """
     found = _MAY_CHANGE.search(text)
     if found is None:
