@@ -97,16 +97,16 @@ class UserIndex:
 
     def bitmap(self, feature: str, posting: set[str]) -> int:
         """``posting`` as bits (:attr:`position`); kept until the posting changes when it is long
-        enough for the bits to cost no more memory than the set (1 in 256 issues)."""
+        enough for the bits to cost no more memory than the set (1 in 256 issues). Called with
+        :attr:`lock` held (by :meth:`nominated`)."""
         found = self.bitmaps.get(feature)
         if found is None:
             bits = bytearray((len(self.order) + 7) // 8)
-            with self.lock:
-                for n in map(self.position.__getitem__, posting):
-                    bits[n >> 3] |= 1 << (n & 7)
-                found = int.from_bytes(bits, "little")
-                if len(posting) << 8 >= len(self.order):
-                    self.bitmaps[feature] = found
+            for n in map(self.position.__getitem__, posting):
+                bits[n >> 3] |= 1 << (n & 7)
+            found = int.from_bytes(bits, "little")
+            if len(posting) << 8 >= len(self.order):
+                self.bitmaps[feature] = found
         return found
 
     def candidates(self, features: Iterable[str], exclude: str, limit: int = MAX_SCORED) -> list[str]:
