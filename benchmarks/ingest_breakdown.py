@@ -13,7 +13,8 @@ fresh text per session), CPU time of this process, per session:
   replayed with the plain ``sqlite3`` module on a copy of the database as it was before the run,
   one ``BEGIN IMMEDIATE`` ... ``COMMIT`` per session (the floor of this schema and these
   statements); and the same with one commit for all, whose difference is the commits' cost;
-* the number of statements per session.
+* the number of statements per session, and the pages each commit writes to the WAL (sadame's
+  replay and the 40-line ``sqlite3`` tracker of ``ingest_vs_simple`` on the same plan).
 
     .venv/bin/python benchmarks/ingest_breakdown.py [--sessions 400] [--rounds 3]
 """
@@ -35,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ingest_vs_simple import USERS, _plan
+from ingest_vs_simple import USERS, SimpleTracker, _plan
 from sadame.db import _raw as raw_module
 from sadame.db import upgrade
 from sadame.lang._change import has_return_cue
@@ -159,6 +160,41 @@ def _replay(path: str, calls: list[Call], *, commits: bool) -> float:
         db.close()
 
 
+def _wal_frames(path: str, commits: int) -> float:
+    """Pages written to ``path``'s WAL per commit (checkpoints turned off by the caller)."""
+    with sqlite3.connect(path) as db:
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+    return (os.path.getsize(f"{path}-wal") - 32) / (page + 24) / commits
+
+
+def _frames(path: str, calls: list[Call], sessions: int) -> float:
+    """Pages each commit of the replayed ``calls`` writes (no checkpoint, so none is lost)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "wal_autocheckpoint=0"):
+        db.execute(f"PRAGMA {pragma}")
+    for kind, sql, args in calls:
+        if kind == "execute":
+            db.execute(sql, args).fetchall()
+        elif kind == "executemany":
+            db.executemany(sql, args)
+        else:
+            db.commit()
+    found = _wal_frames(path, sessions)
+    db.close()
+    return found
+
+
+def _simple_frames(path: str, plan: Plan) -> float:
+    """The same per commit for the 40-line tracker of ``ingest_vs_simple`` on the same plan."""
+    simple = SimpleTracker(path)
+    simple.db.execute("PRAGMA wal_autocheckpoint=0")
+    for user, session, insights, at in plan:
+        simple.ingest(user, session, insights, at)
+    found = _wal_frames(path, len(plan))
+    simple.close()
+    return found
+
+
 def one_round(tmp: str, sessions: int, run: int) -> dict[str, float]:
     """One round's figures (ms per session) on fresh databases; ``run`` picks unseen texts."""
     per = 1e3 / sessions
@@ -175,6 +211,7 @@ def one_round(tmp: str, sessions: int, run: int) -> dict[str, float]:
         text_ms = _cpu(lambda: _text_work(warm, plan)) * per
         _copy(path, f"{tmp}/replay{run}.db")
         _copy(path, f"{tmp}/replay_one{run}.db")
+        _copy(path, f"{tmp}/frames{run}.db")
         stop = _recording(warm, calls)
         try:
             warm_ms = _cpu(lambda: _ingest_all(warm, plan)) * per
@@ -186,7 +223,9 @@ def one_round(tmp: str, sessions: int, run: int) -> dict[str, float]:
     one_commit_ms = _replay(f"{tmp}/replay_one{run}.db", calls, commits=False) * per
     statements = sum(1 if c[0] == "execute" else len(c[2]) for c in calls if c[0] != "commit") / sessions
     return {"cold": cold_ms, "text": text_ms, "warm": warm_ms, "bare": bare_ms,
-            "commit": bare_ms - one_commit_ms, "statements": statements}
+            "commit": bare_ms - one_commit_ms, "statements": statements,
+            "frames": _frames(f"{tmp}/frames{run}.db", calls, sessions),
+            "simple_frames": _simple_frames(f"{tmp}/simple{run}.db", plan)}
 
 
 def rounds(sessions: int, count: int) -> Iterator[dict[str, float]]:
@@ -210,8 +249,9 @@ def main() -> int:
     rows = [("ingest, cold texts (the benchmark row)", med["cold"]),
             ("text work alone (key, praise/kind, return cue; cold)", med["text"]),
             ("ingest, warm texts (the rest)", med["warm"]),
-            (f"  its SQL replayed bare on sqlite3 ({med['statements']:.1f} statements, 1 commit)", med["bare"]),
-            ("    of which the commits", med["commit"]),
+            (f"  its SQL replayed bare on sqlite3 ({med['statements']:.1f} statements and 1 commit a session)", med["bare"]),
+            (f"    of which the commits ({med['frames']:.1f} pages each; the 40-line tracker's: "
+             f"{med['simple_frames']:.1f})", med["commit"]),
             ("  Python of the pipeline (warm ingest - bare SQL)", python),
             ("text work + warm ingest (should be about the cold row)", med["text"] + med["warm"])]
     for name, ms in rows:
