@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from sadame.cli import cli
 from sadame.track import default_ruleset, is_positive, issue_key, load_ruleset, parse_ruleset
 from sadame.track._errors import RulesetError
+from sadame.track._meaning import finding_meaning
 from sadame.track._rules import lint_ruleset, suggest_patterns, test_ruleset
 from tests.track._helpers import SEED, tracker
 
@@ -48,6 +49,30 @@ def test_keys_keep_their_subject_and_ignore_markup() -> None:
         assert issue_key(marked, RS) == issue_key("フォームが崩れる", RS), marked
     for text in ("1.5倍遅い処理がある", "-5%の低下がある", "#3のバグが再発"):  # numbers, not list markers
         assert issue_key(text, RS) != issue_key(text[1:], RS), text
+
+
+def test_a_finding_in_other_markup_is_read_once_with_the_same_meaning(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sadame.track import _ruleset
+    from sadame.track._ruleset import finding_kind
+
+    readings: list[str] = []
+
+    def counted(text: str, positive: tuple[str, ...], negative: tuple[str, ...]) -> str:
+        readings.append(text)
+        return finding_meaning(text, positive, negative)
+
+    monkeypatch.setattr(_ruleset, "finding_meaning", counted)
+    _ruleset._meaning_short.cache_clear()
+    fresh = parse_ruleset(RS.to_dict())  # empty per-text caches
+    base = "前回の課題だった腕の振りの小ささが解消されている"
+    variants = [base, f"**{base}**", f"1. 「{base}」", f"- {base}", f"課題：{base}"]
+    kinds = {finding_kind(text, fresh) for text in variants}
+    assert kinds == {"improvement"} and readings == [base]  # one reading for the five texts
+    assert [finding_kind(text, fresh) for text in ("向上の余地がある", "**向上の余地がある**")] == ["problem"] * 2
+    assert readings == [base, "向上の余地がある"]
+    long = "、".join(["腕の振りが小さい"] * 40)  # longer than the kept texts: read each time, the same answer
+    assert finding_kind(long, fresh) == finding_kind(f"**{long}**", fresh)
+    assert sum(len(text) > 300 for text in readings) == 2
 
 
 def test_format_2_fields_are_checked() -> None:

@@ -16,6 +16,7 @@ substring test on normalized text.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -466,11 +467,32 @@ def finding_kind(text: str, ruleset: Ruleset) -> str:
     found = cache.get(_check(text))
     if found is None:
         cleaned = clean_markup(strip_label(clean_markup(text), ruleset))
-        found = finding_meaning(normalize(cleaned, preset="issue"), ruleset.positive, ruleset.negative)
+        found = _meaning(normalize(cleaned, preset="issue"), ruleset.positive, ruleset.negative)
         if len(cache) >= _CACHE_SIZE:
             cache.clear()
         cache[text] = found
     return found
+
+
+#: Normalized findings up to this long have their reading kept (:func:`_meaning`), the last
+#: :data:`_MEANING_TEXTS` of them: a few megabytes at most.
+_MEANING_CHARS = 300
+_MEANING_TEXTS = 4096
+
+
+def _meaning(normalized: str, positive: tuple[str, ...], negative: tuple[str, ...]) -> str:
+    """:func:`finding_meaning`, kept per normalized text (see :func:`_meaning_short`)."""
+    if len(normalized) > _MEANING_CHARS:
+        return finding_meaning(normalized, positive, negative)
+    return _meaning_short(normalized, positive, negative)
+
+
+@functools.lru_cache(maxsize=_MEANING_TEXTS)
+def _meaning_short(normalized: str, positive: tuple[str, ...], negative: tuple[str, ...]) -> str:
+    """A finding recurs with other markup or another label (``**課題：** 踏み込みが弱い``,
+    ``1. 「踏み込みが弱い」``): new texts to :func:`finding_kind`'s per-text cache, one normalized
+    text here, read once (least recently used dropped first)."""
+    return finding_meaning(normalized, positive, negative)
 
 
 def _key_text_v2(text: str, ruleset: Ruleset) -> str:
