@@ -194,20 +194,24 @@ class Mapped:
         size = mask.count(1)
         if size == len(self.text):
             return self if text is None else Mapped(text, self.starts, self.ends)
-        if text is None:
-            text = _kept_runs(self.text, mask)
         if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
+            if text is None:
+                text = _kept_runs(self.text, mask)
             return Mapped(text, _compressed(self.starts, mask), _compressed(self.ends, mask))
         # The maps at their final size, each kept run slice-assigned (a long run a block at a
-        # time: no temporary copy of a whole map).
+        # time: no temporary copy of a whole map); the text, when not given, joined from the
+        # same runs (one walk over them).
         starts, ends = offsets((0,)) * size, offsets((0,)) * size
         from_starts, from_ends, find, length, block = self.starts, self.ends, mask.find, len(mask), _BLOCK * 8
+        pieces = None if text is not None else _Text()
         at = 0
         pos = find(1)
         while pos != -1:
             end = find(0, pos)
             if end == -1:
                 end = length
+            if pieces is not None:
+                pieces.add(self.text[pos:end])
             while end - pos > block:
                 starts[at : at + block] = from_starts[pos : pos + block]
                 ends[at : at + block] = from_ends[pos : pos + block]
@@ -217,6 +221,9 @@ class Mapped:
             ends[at : at + end - pos] = from_ends[pos:end]
             at += end - pos
             pos = find(1, end)
+        if pieces is not None:
+            text = pieces.text()
+        assert text is not None
         if at != len(text):  # pragma: no cover - a step's maps must match its text
             raise AssertionError(f"offset maps of {at} for a text of {len(text)}")
         return Mapped(text, starts, ends)

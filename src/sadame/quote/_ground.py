@@ -114,7 +114,11 @@ MAX_NUMBER_SPANS = 10
 MAX_CLAIM_NUMBERS = 1000
 #: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
 MAX_MENTIONS = 5_000
-_NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
+_NUMERALS = "0-9０-９〇零一二三四五六七八九十百千万億兆"
+_NUMERAL_RUN = re.compile(f"[{_NUMERALS}]+")
+#: :data:`MAX_MENTIONS` numeral runs and what follows them up to the next run's start: matches
+#: only a text with more runs, and ends where scanning stops (possessive and atomic: linear).
+_PAST_MENTIONS = re.compile(f"(?>(?:[^{_NUMERALS}]*+[{_NUMERALS}]++){{{MAX_MENTIONS}}})[^{_NUMERALS}]*+(?=[{_NUMERALS}])")
 #: Characters on each side of a number whose words are its context.
 CONTEXT_WINDOW = 12
 _SENTENCE_END = re.compile("[。．！？!?\n]")
@@ -322,13 +326,10 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
 
 
 def _scan_limit(text: str) -> int:
-    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`."""
-    if len(_NUMERAL_RUN.findall(text)) <= MAX_MENTIONS:  # (the common case, counted at C speed)
-        return len(text)
-    for count, run in enumerate(_NUMERAL_RUN.finditer(text), start=1):
-        if count > MAX_MENTIONS:
-            return run.start()
-    return len(text)
+    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`
+    (one match of :data:`_PAST_MENTIONS`, which builds no string per run)."""
+    past = _PAST_MENTIONS.match(text)
+    return len(text) if past is None else past.end()
 
 
 def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
