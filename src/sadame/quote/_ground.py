@@ -284,29 +284,29 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     """For each mention (normalized ``start, end`` first, in order): the words around it
     (see the module docstring), within its sentence and not past its neighbours. The
     sentence ends are found once; each side's words are one ``findall`` of the bigrams, once
-    per distinct pair of pieces."""
+    per distinct piece, and their union once per distinct pair of pieces."""
     contexts: list[frozenset[str]] = []
+    if not bounds:
+        return contexts
     size = len(norm)
     stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
     stops.append(size)  # (a sentinel: no mention ends after the text)
     findall = _BIGRAM.findall
     known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}  # words by the two pieces
-    last = len(bounds) - 1
+    pieces: dict[str, list[str]] = {"": []}  # bigrams by piece
     window = CONTEXT_WINDOW
+    starts = [bound[0] for bound in bounds]
+    following = starts[1:]
+    following.append(size)  # (the last mention's right side stops at the end of the text)
     k = 0  # the first sentence end at or after the current mention's start (both are in order)
     previous_end = 0
-    for i, bound in enumerate(bounds):
-        start, end = bound[0], bound[1]
+    for start, end, hi_limit in zip(starts, [bound[1] for bound in bounds], following, strict=True):
         lo = start - window
         if lo < previous_end:
             lo = previous_end
         hi = end + window
-        if i < last:
-            following = bounds[i + 1][0]
-            if following < hi:
-                hi = following
-        elif size < hi:
-            hi = size
+        if hi_limit < hi:
+            hi = hi_limit
         while stops[k] < start:
             k += 1
         if k and stops[k - 1] >= lo:
@@ -319,7 +319,12 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
         key = (norm[lo:start], norm[end:hi] if hi > end else "")
         words = known.get(key)
         if words is None:
-            words = known[key] = frozenset(findall(key[0]) + findall(key[1]))
+            left, right = pieces.get(key[0]), pieces.get(key[1])
+            if left is None:
+                left = pieces[key[0]] = findall(key[0])
+            if right is None:
+                right = pieces[key[1]] = findall(key[1])
+            words = known[key] = frozenset(left + right)
         contexts.append(words)
         previous_end = end
     return contexts
