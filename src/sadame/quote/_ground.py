@@ -108,6 +108,7 @@ _COUNT_UNITS = frozenset(
 )
 _CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
 _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
+_THEN_READ = frozenset("の半")  # the characters after a duration that _with_units reads
 #: Source spans reported per number of a claim.
 MAX_NUMBER_SPANS = 10
 #: Numbers reported per claim.
@@ -266,7 +267,11 @@ def _mentions_of(
             continue  # (a scanner bug must not crash grounding)
         if unit and norm.startswith(unit, end):
             end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
-        key = (value or replacement, kind, norm[start - 1] if start else "", norm[end : end + 1])
+        # The neighbours as the unit rules read them: a currency sign or nothing before, "の" or
+        # "半" or nothing after (any other character reads as nothing): few distinct keys.
+        sign = norm[start - 1] if start else ""
+        then = norm[end : end + 1]
+        key = (value or replacement, kind, sign if sign in _CURRENCY_SIGNS else "", then if then in _THEN_READ else "")
         units = rules.get(key)
         if units is None:
             units = rules[key] = _with_units(*key)
