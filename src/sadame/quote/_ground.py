@@ -424,8 +424,9 @@ class NumberIndex:
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
     #: the words around each span of ``_spans`` (same order)
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
-    #: (category, value, words) of each mention, for _said (built on first use)
-    _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
+    #: per category: (value, words) of each of its mentions with words, for _said (which is
+    #: built on first use and reads only its category's)
+    _mentions: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict, init=False, repr=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
     #: per value: word -> the indexes of its spans with that word around them ("": none), built
     #: when a claim first asks for the value
@@ -455,7 +456,11 @@ class NumberIndex:
                 spans.append(span)
                 around.append(words)
             if words:
-                said.append((category, value, words))
+                in_category = said.get(category)
+                if in_category is None:
+                    said[category] = [(value, words)]
+                else:
+                    in_category.append((value, words))
 
     @property
     def by_value(self) -> dict[str, list[Span]]:
@@ -470,9 +475,7 @@ class NumberIndex:
         said = self._said_index.get(category)
         if said is None:
             groups: dict[frozenset[str], set[str]] = {}  # mentions sharing their words
-            for theirs, value, words in self._mentions:
-                if theirs != category:
-                    continue
+            for value, words in self._mentions.get(category, ()):
                 group = groups.get(words)
                 if group is None:
                     groups[words] = {value}
