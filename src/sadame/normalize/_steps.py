@@ -778,12 +778,12 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # of several characters, or one that goes): a one-character run kept as one space
     # keeps its span. Those runs are marked in a keep-mask (the first character of a kept
     # run stays, spanning the whole run), then the maps are kept in one pass.
+    cjk = flags.whitespace is WhitespaceMode.CJK
+    if cjk:
+        return _cjk_whitespace_mapped(m, flags)
     text = _whitespace_text(m.text, flags)
     if len(text) == len(m.text):
         return Mapped(text, m.starts, m.ends)
-    cjk = flags.whitespace is WhitespaceMode.CJK
-    if cjk:
-        return _cjk_whitespace_mapped(m, text)
     size = len(m.text)
     mask = bytearray(b"\x01") * size
     # output positions and ends of the kept runs of several characters (compact: a source may
@@ -806,7 +806,7 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     return _keep_widened(m, mask, text, widened, widened_ends)
 
 
-def _keep_widened(m: Mapped, mask: bytearray, text: str, widened: Sequence[int], widened_ends: Sequence[int]) -> Mapped:
+def _keep_widened(m: Mapped, mask: bytearray, text: str | None, widened: Sequence[int], widened_ends: Sequence[int]) -> Mapped:
     """``m.keep(mask)`` where each kept character at ``widened[i]`` (a position in the kept text)
     stands for a whole dropped run, so its end widens to ``widened_ends[i]``."""
     kept = m.keep(mask, text)
@@ -825,21 +825,28 @@ _NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
 _CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
 
 
-def _cjk_whitespace_mapped(m: Mapped, text: str) -> Mapped:
-    """The ``cjk`` mode's maps: every whitespace character goes (one translate to a keep-mask)
-    but the first of each run kept, which spans its whole run; a step per kept run only."""
+def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    """The ``cjk`` mode: every whitespace character goes (one translate to a keep-mask) but
+    the first of each run kept, which spans its whole run; a step per kept run only. The
+    text is the kept characters (joined while the maps are kept) when every kept one is
+    already a space, else the text path's (which writes each kept run as one space)."""
+    if _WS_RUN.search(m.text) is None:
+        return m
     mask = bytearray(_keep_mask(m.text, _WS_SET))
     widened, widened_ends = offsets(), offsets()
     last = kept_before = 0  # characters kept before ``last``
+    spaces = True  # every kept whitespace character is " "
     for run in _CJK_KEPT_RUN.finditer(m.text):
         a, b = run.span()
         mask[a] = 1
+        if spaces and m.text[a] != " ":
+            spaces = False
         if b - a > 1:
             kept_before += mask.count(1, last, a)
             last = a
             widened.append(kept_before)
             widened_ends.append(max(m.ends[a:b]))
-    return _keep_widened(m, mask, text, widened, widened_ends)
+    return _keep_widened(m, mask, None if spaces else _whitespace_text(m.text, flags), widened, widened_ends)
 
 
 STEPS: tuple[Step, ...] = (
