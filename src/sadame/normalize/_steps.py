@@ -68,12 +68,25 @@ def offsets(values: Iterable[int] = ()) -> array[int]:
     return array(OFFSET_TYPE, values)
 
 
+#: The longest ``offsets(range(n))`` kept for reuse (1 MiB): every identity map up to it is
+#: one copy of a prefix of the kept one instead of a Python int per position.
+_KEPT_COUNTING = 1 << 18
+_counted: list[array[int]] = [array(OFFSET_TYPE)]  # the kept counting map (replaced whole, never changed)
+
+
 def _counting(size: int) -> array[int]:
-    """``offsets(range(size))``, a block of Python ints at a time (``array.fromlist`` of a list
-    is faster than an array read from an iterator; the block bounds the temporary list)."""
+    """``offsets(range(size))``: a copy of a prefix of the kept counting map when it is long
+    enough; else a block of Python ints at a time (``array.fromlist`` of a list is faster
+    than an array read from an iterator; the block bounds the temporary list), kept for
+    the next call when at most :data:`_KEPT_COUNTING` long."""
+    kept = _counted[0]
+    if size <= len(kept):
+        return kept[:size]
     out = offsets()
     for lo in range(0, size, _BLOCK * 4):
         out.fromlist(list(range(lo, min(size, lo + _BLOCK * 4))))
+    if size <= _KEPT_COUNTING:
+        _counted[0] = out[:]  # (a copy: the caller may change its own)
     return out
 
 
