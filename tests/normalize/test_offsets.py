@@ -135,3 +135,14 @@ def test_whitespace_by_chunks_equals_whitespace_at_once(preset: str, lines: list
         plain = normalize(text, preset=preset)
     assert (chunked.text, list(chunked.starts), list(chunked.ends)) == (whole.text, list(whole.starts), list(whole.ends))
     assert plain == whole.text
+
+
+def test_identity_maps_are_counting_and_never_shared() -> None:
+    from sadame.normalize._steps import _KEPT_COUNTING, _counting
+
+    for size in (0, 1, 5000, 3, _KEPT_COUNTING, _KEPT_COUNTING + 7, 10):
+        first = _counting(size)
+        assert list(first) == list(range(size))
+        if size:
+            first[0] = 99  # a caller's own copy: the next map is unchanged
+            assert _counting(size)[0] == 0

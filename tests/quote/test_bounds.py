@@ -74,3 +74,20 @@ def test_numerals_beyond_the_scan_cap_are_not_indexed_and_say_so() -> None:
     assert ground_numbers("999", "999").status == "grounded"
     long_claim = ground_numbers("2 " * (MAX_MENTIONS + 10), "2")
     assert long_claim.status == "grounded" and long_claim.truncated
+
+
+def test_the_scan_stops_at_the_run_after_the_first_max_mentions_numeral_runs() -> None:
+    import random
+
+    from sadame.quote._ground import _NUMERAL_RUN, MAX_MENTIONS, _scan_limit
+
+    def counted(text: str) -> int:  # the definition: the start of run MAX_MENTIONS + 1
+        runs = list(_NUMERAL_RUN.finditer(text))
+        return runs[MAX_MENTIONS].start() if len(runs) > MAX_MENTIONS else len(text)
+
+    rng = random.Random(21)
+    texts = ["", "1", "1 " * MAX_MENTIONS, "1 " * (MAX_MENTIONS + 1), " ２" * (MAX_MENTIONS + 1) + "x",
+             "a" + "一億 " * (MAX_MENTIONS + 3), "1 " * MAX_MENTIONS + "x" * 10]
+    texts += ["".join(rng.choice("1２二万 a") for _ in range(rng.randint(0, 6 * MAX_MENTIONS))) for _ in range(40)]
+    for text in texts:
+        assert _scan_limit(text) == counted(text)

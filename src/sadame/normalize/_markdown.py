@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable
 from typing import Protocol
 
 __all__ = ["markdown_keep", "markdown_mask", "markdown_strip_text"]
@@ -21,7 +20,23 @@ class _Sink(Protocol):
 
     def append(self, position: int, /) -> None: ...
 
-    def extend(self, positions: Iterable[int], /) -> None: ...
+    def run(self, start: int, end: int, /) -> None:
+        """Keep the positions ``start..end`` (none when ``end <= start``)."""
+
+
+class _Positions:
+    """Kept positions as a compact array."""
+
+    __slots__ = ("positions",)
+
+    def __init__(self) -> None:
+        self.positions: array[int] = array("I")
+
+    def append(self, position: int, /) -> None:
+        self.positions.append(position)
+
+    def run(self, start: int, end: int, /) -> None:
+        self.positions.extend(range(start, end))
 
 
 class _Mask:
@@ -35,12 +50,9 @@ class _Mask:
     def append(self, position: int, /) -> None:
         self.flags[position] = 1
 
-    def extend(self, positions: Iterable[int], /) -> None:
-        if isinstance(positions, range) and positions.step == 1:
-            self.flags[positions.start : positions.stop] = b"\x01" * len(positions)
-            return
-        for position in positions:
-            self.flags[position] = 1
+    def run(self, start: int, end: int, /) -> None:
+        if end > start:  # (one slice assignment: the hot path of markdown_mask)
+            self.flags[start:end] = b"\x01" * (end - start)
 
 # Line-leading markers: indentation, then blockquote markers, then one heading,
 # bullet or ordered-list marker, each followed by at least one space.
@@ -75,7 +87,7 @@ def _apply_inline(text: str, start: int, end: int, out: _Sink) -> None:
     at a time: the work is a few steps per match, never per character."""
     segment = text[start:end]
     if not _ANY_INLINE.search(segment):
-        out.extend(range(start, end))
+        out.run(start, end)
         return
     runs = [(start, end)]
     for trigger, pattern in _INLINE:
@@ -96,10 +108,14 @@ def _apply_inline(text: str, start: int, end: int, out: _Sink) -> None:
             continue  # no match
         if pos < len(segment):
             kept.append((pos, len(segment)))
-        runs = _cut_runs(runs, kept)
+        if len(runs) == 1:  # (one run spells the segment: its kept ranges are that run's, shifted)
+            base = runs[0][0]
+            runs = [(base + a, base + b) for a, b in kept]
+        else:
+            runs = _cut_runs(runs, kept)
         segment = "".join([segment[a:b] for a, b in kept])
     for a, b in runs:
-        out.extend(range(a, b))
+        out.run(a, b)
 
 
 def _cut_runs(runs: list[tuple[int, int]], kept: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -127,10 +143,10 @@ def _strip_line(text: str, start: int, end: int, out: _Sink) -> None:
     # Indentation alone is not a marker: it stays for the whitespace step to handle.
     pos = marker.end() if marker and text[start : marker.end()].strip(" \t") else start
     # Code spans are literal: their content is kept as is, only the backticks go.
-    if "`" in text[pos:end]:
+    if text.find("`", pos, end) != -1:
         for code in _CODE.finditer(text, pos, end):
             _apply_inline(text, pos, code.start(), out)
-            out.extend(range(code.start(1), code.end(1)))
+            out.run(code.start(1), code.end(1))
             pos = code.end()
     _apply_inline(text, pos, end, out)
 
@@ -142,9 +158,9 @@ def markdown_keep(text: str) -> array[int]:
     >>> "".join(s[i] for i in markdown_keep(s))
     '安定性: 不足'
     """
-    out: array[int] = array("I")
+    out = _Positions()
     _strip(text, out)
-    return out
+    return out.positions
 
 
 def markdown_mask(text: str) -> bytearray:

@@ -68,12 +68,25 @@ def offsets(values: Iterable[int] = ()) -> array[int]:
     return array(OFFSET_TYPE, values)
 
 
+#: The longest ``offsets(range(n))`` kept for reuse (1 MiB): every identity map up to it is
+#: one copy of a prefix of the kept one instead of a Python int per position.
+_KEPT_COUNTING = 1 << 18
+_counted: list[array[int]] = [array(OFFSET_TYPE)]  # the kept counting map (replaced whole, never changed)
+
+
 def _counting(size: int) -> array[int]:
-    """``offsets(range(size))``, a block of Python ints at a time (``array.fromlist`` of a list
-    is faster than an array read from an iterator; the block bounds the temporary list)."""
+    """``offsets(range(size))``: a copy of a prefix of the kept counting map when it is long
+    enough; else a block of Python ints at a time (``array.fromlist`` of a list is faster
+    than an array read from an iterator; the block bounds the temporary list), kept for
+    the next call when at most :data:`_KEPT_COUNTING` long."""
+    kept = _counted[0]
+    if size <= len(kept):
+        return kept[:size]
     out = offsets()
     for lo in range(0, size, _BLOCK * 4):
         out.fromlist(list(range(lo, min(size, lo + _BLOCK * 4))))
+    if size <= _KEPT_COUNTING:
+        _counted[0] = out[:]  # (a copy: the caller may change its own)
     return out
 
 
@@ -194,20 +207,24 @@ class Mapped:
         size = mask.count(1)
         if size == len(self.text):
             return self if text is None else Mapped(text, self.starts, self.ends)
-        if text is None:
-            text = _kept_runs(self.text, mask)
         if mask.count(b"\x00\x01") * _RUN_COST > len(mask):  # many short runs
+            if text is None:
+                text = _kept_runs(self.text, mask)
             return Mapped(text, _compressed(self.starts, mask), _compressed(self.ends, mask))
         # The maps at their final size, each kept run slice-assigned (a long run a block at a
-        # time: no temporary copy of a whole map).
+        # time: no temporary copy of a whole map); the text, when not given, joined from the
+        # same runs (one walk over them).
         starts, ends = offsets((0,)) * size, offsets((0,)) * size
         from_starts, from_ends, find, length, block = self.starts, self.ends, mask.find, len(mask), _BLOCK * 8
+        pieces = None if text is not None else _Text()
         at = 0
         pos = find(1)
         while pos != -1:
             end = find(0, pos)
             if end == -1:
                 end = length
+            if pieces is not None:
+                pieces.add(self.text[pos:end])
             while end - pos > block:
                 starts[at : at + block] = from_starts[pos : pos + block]
                 ends[at : at + block] = from_ends[pos : pos + block]
@@ -217,6 +234,9 @@ class Mapped:
             ends[at : at + end - pos] = from_ends[pos:end]
             at += end - pos
             pos = find(1, end)
+        if pieces is not None:
+            text = pieces.text()
+        assert text is not None
         if at != len(text):  # pragma: no cover - a step's maps must match its text
             raise AssertionError(f"offset maps of {at} for a text of {len(text)}")
         return Mapped(text, starts, ends)
@@ -771,12 +791,12 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # of several characters, or one that goes): a one-character run kept as one space
     # keeps its span. Those runs are marked in a keep-mask (the first character of a kept
     # run stays, spanning the whole run), then the maps are kept in one pass.
+    cjk = flags.whitespace is WhitespaceMode.CJK
+    if cjk:
+        return _cjk_whitespace_mapped(m, flags)
     text = _whitespace_text(m.text, flags)
     if len(text) == len(m.text):
         return Mapped(text, m.starts, m.ends)
-    cjk = flags.whitespace is WhitespaceMode.CJK
-    if cjk:
-        return _cjk_whitespace_mapped(m, text)
     size = len(m.text)
     mask = bytearray(b"\x01") * size
     # output positions and ends of the kept runs of several characters (compact: a source may
@@ -799,7 +819,7 @@ def _whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     return _keep_widened(m, mask, text, widened, widened_ends)
 
 
-def _keep_widened(m: Mapped, mask: bytearray, text: str, widened: Sequence[int], widened_ends: Sequence[int]) -> Mapped:
+def _keep_widened(m: Mapped, mask: bytearray, text: str | None, widened: Sequence[int], widened_ends: Sequence[int]) -> Mapped:
     """``m.keep(mask)`` where each kept character at ``widened[i]`` (a position in the kept text)
     stands for a whole dropped run, so its end widens to ``widened_ends[i]``."""
     kept = m.keep(mask, text)
@@ -818,21 +838,28 @@ _NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
 _CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
 
 
-def _cjk_whitespace_mapped(m: Mapped, text: str) -> Mapped:
-    """The ``cjk`` mode's maps: every whitespace character goes (one translate to a keep-mask)
-    but the first of each run kept, which spans its whole run; a step per kept run only."""
+def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
+    """The ``cjk`` mode: every whitespace character goes (one translate to a keep-mask) but
+    the first of each run kept, which spans its whole run; a step per kept run only. The
+    text is the kept characters (joined while the maps are kept) when every kept one is
+    already a space, else the text path's (which writes each kept run as one space)."""
+    if _WS_RUN.search(m.text) is None:
+        return m
     mask = bytearray(_keep_mask(m.text, _WS_SET))
     widened, widened_ends = offsets(), offsets()
     last = kept_before = 0  # characters kept before ``last``
+    spaces = True  # every kept whitespace character is " "
     for run in _CJK_KEPT_RUN.finditer(m.text):
         a, b = run.span()
         mask[a] = 1
+        if spaces and m.text[a] != " ":
+            spaces = False
         if b - a > 1:
             kept_before += mask.count(1, last, a)
             last = a
             widened.append(kept_before)
             widened_ends.append(max(m.ends[a:b]))
-    return _keep_widened(m, mask, text, widened, widened_ends)
+    return _keep_widened(m, mask, None if spaces else _whitespace_text(m.text, flags), widened, widened_ends)
 
 
 STEPS: tuple[Step, ...] = (

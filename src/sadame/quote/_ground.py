@@ -108,13 +108,18 @@ _COUNT_UNITS = frozenset(
 )
 _CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
 _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
+_THEN_READ = frozenset("の半")  # the characters after a duration that _with_units reads
 #: Source spans reported per number of a claim.
 MAX_NUMBER_SPANS = 10
 #: Numbers reported per claim.
 MAX_CLAIM_NUMBERS = 1000
 #: Numerals scanned per text (claim or source); the numeric scanner costs microseconds per number.
 MAX_MENTIONS = 5_000
-_NUMERAL_RUN = re.compile("[0-9０-９〇零一二三四五六七八九十百千万億兆]+")
+_NUMERALS = "0-9０-９〇零一二三四五六七八九十百千万億兆"
+_NUMERAL_RUN = re.compile(f"[{_NUMERALS}]+")
+#: :data:`MAX_MENTIONS` numeral runs and what follows them up to the next run's start: matches
+#: only a text with more runs, and ends where scanning stops (possessive and atomic: linear).
+_PAST_MENTIONS = re.compile(f"(?>(?:[^{_NUMERALS}]*+[{_NUMERALS}]++){{{MAX_MENTIONS}}})[^{_NUMERALS}]*+(?=[{_NUMERALS}])")
 #: Characters on each side of a number whose words are its context.
 CONTEXT_WINDOW = 12
 _SENTENCE_END = re.compile("[。．！？!?\n]")
@@ -262,7 +267,11 @@ def _mentions_of(
             continue  # (a scanner bug must not crash grounding)
         if unit and norm.startswith(unit, end):
             end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
-        key = (value or replacement, kind, norm[start - 1] if start else "", norm[end : end + 1])
+        # The neighbours as the unit rules read them: a currency sign or nothing before, "の" or
+        # "半" or nothing after (any other character reads as nothing): few distinct keys.
+        sign = norm[start - 1] if start else ""
+        then = norm[end : end + 1]
+        key = (value or replacement, kind, sign if sign in _CURRENCY_SIGNS else "", then if then in _THEN_READ else "")
         units = rules.get(key)
         if units is None:
             units = rules[key] = _with_units(*key)
@@ -280,29 +289,29 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     """For each mention (normalized ``start, end`` first, in order): the words around it
     (see the module docstring), within its sentence and not past its neighbours. The
     sentence ends are found once; each side's words are one ``findall`` of the bigrams, once
-    per distinct pair of pieces."""
+    per distinct piece, and their union once per distinct pair of pieces."""
     contexts: list[frozenset[str]] = []
+    if not bounds:
+        return contexts
     size = len(norm)
     stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
     stops.append(size)  # (a sentinel: no mention ends after the text)
     findall = _BIGRAM.findall
     known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}  # words by the two pieces
-    last = len(bounds) - 1
+    pieces: dict[str, list[str]] = {"": []}  # bigrams by piece
     window = CONTEXT_WINDOW
+    starts = [bound[0] for bound in bounds]
+    following = starts[1:]
+    following.append(size)  # (the last mention's right side stops at the end of the text)
     k = 0  # the first sentence end at or after the current mention's start (both are in order)
     previous_end = 0
-    for i, bound in enumerate(bounds):
-        start, end = bound[0], bound[1]
+    for start, end, hi_limit in zip(starts, [bound[1] for bound in bounds], following, strict=True):
         lo = start - window
         if lo < previous_end:
             lo = previous_end
         hi = end + window
-        if i < last:
-            following = bounds[i + 1][0]
-            if following < hi:
-                hi = following
-        elif size < hi:
-            hi = size
+        if hi_limit < hi:
+            hi = hi_limit
         while stops[k] < start:
             k += 1
         if k and stops[k - 1] >= lo:
@@ -315,20 +324,22 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
         key = (norm[lo:start], norm[end:hi] if hi > end else "")
         words = known.get(key)
         if words is None:
-            words = known[key] = frozenset(findall(key[0]) + findall(key[1]))
+            left, right = pieces.get(key[0]), pieces.get(key[1])
+            if left is None:
+                left = pieces[key[0]] = findall(key[0])
+            if right is None:
+                right = pieces[key[1]] = findall(key[1])
+            words = known[key] = frozenset(left + right)
         contexts.append(words)
         previous_end = end
     return contexts
 
 
 def _scan_limit(text: str) -> int:
-    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`."""
-    if len(_NUMERAL_RUN.findall(text)) <= MAX_MENTIONS:  # (the common case, counted at C speed)
-        return len(text)
-    for count, run in enumerate(_NUMERAL_RUN.finditer(text), start=1):
-        if count > MAX_MENTIONS:
-            return run.start()
-    return len(text)
+    """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`
+    (one match of :data:`_PAST_MENTIONS`, which builds no string per run)."""
+    past = _PAST_MENTIONS.match(text)
+    return len(text) if past is None else past.end()
 
 
 def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
@@ -413,8 +424,9 @@ class NumberIndex:
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
     #: the words around each span of ``_spans`` (same order)
     _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
-    #: (category, value, words) of each mention, for _said (built on first use)
-    _mentions: list[tuple[str, str, frozenset[str]]] = field(default_factory=list, init=False, repr=False)
+    #: per category: (value, words) of each of its mentions with words, for _said (which is
+    #: built on first use and reads only its category's)
+    _mentions: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict, init=False, repr=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
     #: per value: word -> the indexes of its spans with that word around them ("": none), built
     #: when a claim first asks for the value
@@ -444,7 +456,11 @@ class NumberIndex:
                 spans.append(span)
                 around.append(words)
             if words:
-                said.append((category, value, words))
+                in_category = said.get(category)
+                if in_category is None:
+                    said[category] = [(value, words)]
+                else:
+                    in_category.append((value, words))
 
     @property
     def by_value(self) -> dict[str, list[Span]]:
@@ -459,9 +475,7 @@ class NumberIndex:
         said = self._said_index.get(category)
         if said is None:
             groups: dict[frozenset[str], set[str]] = {}  # mentions sharing their words
-            for theirs, value, words in self._mentions:
-                if theirs != category:
-                    continue
+            for value, words in self._mentions.get(category, ()):
                 group = groups.get(words)
                 if group is None:
                     groups[words] = {value}
