@@ -8,8 +8,11 @@ the issue it improves (tier ``similar``). Such a link is evidence, not proof: it
 issue 改善 for the session and the issue is not counted as seen, so its misses run on toward
 解決; only a link at or above the ruleset's ``improvement_match`` resolves it at once.
 
-The same score links a problem that says it came back (また, 再び, ぶり返す) to the resolved or
-expired issue it is the return of, so it is reported as a regression (再発), not as new.
+The same score links a problem that says it came back (また, 再び, ぶり返す) to the issue it is
+the return of, whatever that issue's status (open, candidate, resolved, expired, ignored), but
+never to an issue of the other polarity (praise or an improvement stored as an issue). Whether it
+is a regression (再発) or a continuation (継続) is the lifecycle step's call: resolved, expired, or
+not seen in the previous session is 再発.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sadame.track._matching import MatchCandidate
+from sadame.track._ruleset import Ruleset, finding_kind
 from sadame.track._similar import MERGE_OFFER_SCORE, similarity
 
 __all__ = ["IMPROVEMENT_LINK_SCORE", "RETURN_STATUSES", "improved_issue", "returning_issue"]
@@ -25,8 +29,8 @@ __all__ = ["IMPROVEMENT_LINK_SCORE", "RETURN_STATUSES", "improved_issue", "retur
 #: below which a suggestion carries no merge button).
 IMPROVEMENT_LINK_SCORE = MERGE_OFFER_SCORE
 _STATUSES = frozenset({"open", "candidate", "resolved"})
-#: Issues a finding that says "again" (また, 再び, ぶり返す) may be the return of.
-RETURN_STATUSES = frozenset({"resolved", "expired"})
+#: Issues a finding that says "again" (また, 再び, ぶり返す) may be the return of: any status.
+RETURN_STATUSES = frozenset({"open", "candidate", "resolved", "expired", "ignored"})
 
 
 def improved_issue(text: str, candidates: Sequence[MatchCandidate],
@@ -42,7 +46,11 @@ def improved_issue(text: str, candidates: Sequence[MatchCandidate],
     return None if best is None else (best[1], best[0])
 
 
-def returning_issue(text: str, candidates: Sequence[MatchCandidate]) -> tuple[str, float] | None:
+def returning_issue(text: str, candidates: Sequence[MatchCandidate],
+                    ruleset: Ruleset) -> tuple[str, float] | None:
     """For a problem that says it is back (「冒頭の自己紹介がまた長くなっている」) and whose key links
-    nothing: the resolved or expired issue it most likely is (a regression, 再発), or None."""
-    return improved_issue(text, candidates, RETURN_STATUSES)
+    nothing: the issue of the same polarity it most likely is, and the score, or None."""
+    polarity = finding_kind(text, ruleset)
+    same = [c for c in candidates if finding_kind(c.title, ruleset) == polarity]
+    return improved_issue(text, same, RETURN_STATUSES)
+

@@ -219,6 +219,7 @@ class Linked:
     reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
     improvement: bool = False  #: an improvement (kind improvement, or said so in words)
+    returning: bool = False  #: a problem that says it is back (また, 再び): a gap since last seen is 再発
     tokens: list[str] = field(default_factory=list)  #: the key's tokens (``issue_tokens``), read once
 
 
@@ -383,15 +384,16 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) 
             return Linked(position, ins, key, LinkTier.FILTERED, reason="positive")
         improvement = True  # an improvement said in words: linked to the issue it improves, never new
     purpose: Purpose = "improvement" if improvement else "detection"
+    returning = not improvement and has_return_cue(ins.text)
     target, tier, conf = link(run, ins.text, key, purpose)
-    if target is None and (improvement or has_return_cue(ins.text)):
+    if target is None and (improvement or returning):
         pool = _semantic_pool(run)
-        found = improved_issue(ins.text, pool) if improvement else returning_issue(ins.text, pool)
+        found = improved_issue(ins.text, pool) if improvement else returning_issue(ins.text, pool, rs)
         if found is not None:
             target, tier, conf = resolve_merged(run.tx, found[0]), LinkTier.SIMILAR, found[1]
     if target is not None or improvement:
-        return Linked(position, ins, key, tier, target, conf,
-                      outcome=Outcome.IMPROVEMENT if improvement else Outcome.FILTERED, improvement=improvement)
+        return Linked(position, ins, key, tier, target, conf, improvement=improvement, returning=returning,
+                      outcome=Outcome.IMPROVEMENT if improvement else Outcome.FILTERED)
     issue = run.tx.create(key, ins.text, run.seq, run.session,
                           reason=f"first detection in session {run.session}")
     run.links[issue_id(key)] = (issue["issue_id"], "primary")
@@ -425,6 +427,8 @@ def _redetect(run: IngestRun, item: Linked) -> None:
     tx, iid = run.tx, item.target
     issue = tx.get(iid)
     before = issue["status"]
+    # a return cue after a gap (absent or improved since last seen) is a regression, even of an open issue
+    gap = item.returning and issue["last_seen_seq"] is not None and issue["last_seen_seq"] < run.seq - 1
     issue.update(occurrence_count=issue["occurrence_count"] + 1, last_detected_at=tx.at,
                  last_session_id=run.session, last_seen_seq=run.seq, clock_seq=run.seq)
     tx.dirty.add(iid)
@@ -437,7 +441,7 @@ def _redetect(run: IngestRun, item: Linked) -> None:
         item.outcome = Outcome.IGNORED
         return
     item.outcome = Outcome.REMAINING
-    if back and issue["status"] == Status.OPEN:
+    if (back or gap) and issue["status"] == Status.OPEN:
         run.report.regressions.append(_entry(run, item))
 
 
