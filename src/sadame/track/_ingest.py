@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 from sadame.db._raw import RawCursor
 from sadame.lang._change import has_return_cue
 from sadame.track._errors import InvalidInsight, SessionConflict
-from sadame.track._improvement import improved_issue, returning_issue
+from sadame.track._improvement import improvement_target, returning_issue
 from sadame.track._lifecycle import Event, Status
 from sadame.track._matching import IssueMatcher, MatchCandidate, Purpose, safe_match, tokens_match
 from sadame.track._ruleset import (
@@ -388,7 +388,7 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) 
     target, tier, conf = link(run, ins.text, key, purpose)
     if target is None and (improvement or returning):
         pool = _semantic_pool(run)
-        found = improved_issue(ins.text, pool) if improvement else returning_issue(ins.text, pool, rs)
+        found = improvement_target(ins.text, pool) if improvement else returning_issue(ins.text, pool, rs)
         if found is not None:
             target, tier, conf = resolve_merged(run.tx, found[0]), LinkTier.SIMILAR, found[1]
     if target is not None or improvement:
