@@ -258,7 +258,8 @@ def start(tx: Transaction, session: str, settings: IngestSettings, *, read: bool
 
 def _keep_previous(run: IngestRun, rows: Sequence[Any]) -> None:
     for text, key, iid, outcome in rows:
-        if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
+        # the user never saw a deferred one; an improvement or a filtered finding names no problem
+        if iid is not None and outcome not in (Outcome.DEFERRED, Outcome.IMPROVEMENT, Outcome.FILTERED):
             run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
 
 
@@ -545,8 +546,22 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
         if any(tokens_match(tokens, cur, run.settings.token_overlap) for cur in current):
             continue
         listed.add(target)
-        run.report.absent.append(ReportEntry(text=text, key=key, issue_id=target, source="progress",
-                                             status=run.tx.issues[target]["status"]))
+        _report_absent(run, ReportEntry(text=text, key=key, issue_id=target, source="progress",
+                                        status=run.tx.issues[target]["status"]))
+    for event in run.tx.events:  # resolved by absence, not among last session's findings
+        iid = event["issue_id"]
+        if event["event"] == Event.MISS_LIMIT and iid not in listed:
+            listed.add(iid)
+            issue = run.tx.issues[iid]
+            run.report.resolved.append(ReportEntry(text=issue["title"], key=issue["key"], issue_id=iid,
+                                                   source="progress", status=issue["status"]))
+
+
+def _report_absent(run: IngestRun, entry: ReportEntry) -> None:
+    """今回は指摘なし, or 解決 when this session's absence resolved it (one state per issue)."""
+    resolved = entry.status == Status.RESOLVED and any(
+        e["issue_id"] == entry.issue_id and e["to_state"] == Status.RESOLVED for e in run.tx.events)
+    (run.report.resolved if resolved else run.report.absent).append(entry)
 
 
 # -- step 7: persist the report ------------------------------------------------------------
