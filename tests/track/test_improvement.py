@@ -74,3 +74,21 @@ def test_the_voice_improvement_marks_the_voice_issue_改善_not_absent(db_url: s
         assert last.absent == [] and last.new == []
         assert t.latest_markers("E") == {iid: "improved"}
         assert t.show("E", iid or "").issue.status == "open"  # evidence, not a resolution
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("前回の課題だった声量は十分になっていた", "**課題：** アルコールの量が多い"),  # 課題 speaks of the coaching; 量 is not 声量
+    ("指がよく回るようになった", "レビューで同じ指摘を受けることが多い"),  # 指 of 指摘 is chance
+])
+def test_no_subject_link_by_a_meta_word_or_a_one_character_part(text: str, title: str) -> None:
+    assert subject_issue(text, [_issue("x", title)]) is None
+
+
+def test_a_compound_of_the_issue_s_words_is_its_subject() -> None:
+    assert subject_issue("腕振りが上手になった", [_issue("arm", "腕の振りが小さい")]) == ("arm", IMPROVEMENT_LINK_SCORE)
+
+
+def test_a_subject_link_never_goes_to_an_issue_that_is_not_a_problem() -> None:
+    stored_praise = _issue("p", "声の大きさが十分でよい")
+    assert subject_issue("声の大きさは改善された", [stored_praise]) is not None  # without a ruleset
+    assert subject_issue("声の大きさは改善された", [stored_praise], ruleset=RS) is None

@@ -69,9 +69,15 @@ def returning_issue(text: str, candidates: Sequence[MatchCandidate],
                     ruleset: Ruleset) -> tuple[str, float] | None:
     """For a problem that says it is back (「冒頭の自己紹介がまた長くなっている」) and whose key links
     nothing: the issue of the same polarity it most likely is, and the score, or None."""
-    polarity = finding_kind(text, ruleset)
-    same = [c for c in candidates if finding_kind(c.title, ruleset) == polarity]
-    return improved_issue(text, same, RETURN_STATUSES)
+    scored = sorted(((similarity([text], [c.title]), c.issue_id, c.title) for c in candidates
+                     if c.status in RETURN_STATUSES), key=lambda s: (-s[0], s[1]))
+    polarity = finding_kind(text, ruleset)  # read only for the few issues scored high enough
+    for score, iid, title in scored:
+        if score < IMPROVEMENT_LINK_SCORE:
+            break
+        if finding_kind(title, ruleset) == polarity:
+            return iid, score
+    return None
 
 
 class DimensionsError(TrackError, ValueError):
@@ -125,30 +131,47 @@ def _not_subject() -> frozenset[str]:
             | lex.past_words | dimensions().change_words)
 
 
+def _strong(term: str, issue_words: frozenset[str]) -> bool:
+    """``term`` is an issue word, a part of one of at least two characters, or the issue's words
+    run together (腕振り for 腕の振り): a one-character part (指 of 指摘) may be chance."""
+    return (term in issue_words or (len(term) >= 2 and any(term in word for word in issue_words))
+            or _segments(term, issue_words))
+
+
+def _segments(term: str, words: frozenset[str]) -> bool:
+    """``term`` is two or more of ``words`` run together."""
+    return any(term.startswith(w) and len(w) < len(term) and (term[len(w):] in words or _segments(term[len(w):], words))
+               for w in words)
+
+
 def _covered(subject: frozenset[str], issue_words: frozenset[str]) -> bool:
     """Every subject word is in the issue (as a word, a part of a compound, or a pole of its
-    dimension), and at least one of them literally: a bare dimension names no topic."""
-    groups, literal = dimensions().groups, False
+    dimension), and at least one of them strongly (:func:`_strong`): a bare dimension names no topic."""
+    groups, strong = dimensions().groups, False
     for term in subject:
-        if any(term in word or word in term for word in issue_words):
-            literal = True
-        elif not groups.get(term, frozenset()) & issue_words:
+        if _strong(term, issue_words):
+            strong = True
+        elif not (any(term in word for word in issue_words) or groups.get(term, frozenset()) & issue_words):
             return False
-    return literal
+    return strong
 
 
-def subject_issue(text: str, candidates: Sequence[MatchCandidate],
-                  statuses: frozenset[str] = _STATUSES) -> tuple[str, float] | None:
+def subject_issue(text: str, candidates: Sequence[MatchCandidate], statuses: frozenset[str] = _STATUSES,
+                  ruleset: Ruleset | None = None) -> tuple[str, float] | None:
     """The one candidate issue whose words cover the subject of the improvement ``text``, linked
-    at :data:`IMPROVEMENT_LINK_SCORE`; None when no issue or more than one does."""
+    at :data:`IMPROVEMENT_LINK_SCORE`; None when no issue or more than one does. With a
+    ``ruleset``, an issue that is not a problem (praise or an improvement stored as an issue) is never it."""
     subject = content_terms(text).lemmas - _not_subject()
     if not subject:
         return None
-    found = [c.issue_id for c in candidates
-             if c.status in statuses and _covered(subject, content_terms(c.title).lemmas)]
-    return (found[0], IMPROVEMENT_LINK_SCORE) if len(set(found)) == 1 else None
+    found = {c.issue_id: c.title for c in candidates
+             if c.status in statuses and _covered(subject, content_terms(c.title).lemmas)}
+    if ruleset is not None:
+        found = {iid: title for iid, title in found.items() if finding_kind(title, ruleset) == "problem"}
+    return (next(iter(found)), IMPROVEMENT_LINK_SCORE) if len(found) == 1 else None
 
 
-def improvement_target(text: str, candidates: Sequence[MatchCandidate]) -> tuple[str, float] | None:
+def improvement_target(text: str, candidates: Sequence[MatchCandidate],
+                       ruleset: Ruleset | None = None) -> tuple[str, float] | None:
     """The issue an improvement whose key links nothing improves: by score, else by subject."""
-    return improved_issue(text, candidates) or subject_issue(text, candidates)
+    return improved_issue(text, candidates) or subject_issue(text, candidates, ruleset=ruleset)

@@ -389,7 +389,7 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) 
     target, tier, conf = link(run, ins.text, key, purpose)
     if target is None and (improvement or returning):
         pool = _semantic_pool(run)
-        found = improvement_target(ins.text, pool) if improvement else returning_issue(ins.text, pool, rs)
+        found = improvement_target(ins.text, pool, rs) if improvement else returning_issue(ins.text, pool, rs)
         if found is not None:
             target, tier, conf = resolve_merged(run.tx, found[0]), LinkTier.SIMILAR, found[1]
     if target is not None or improvement:
