@@ -14,6 +14,8 @@ but what it is about (声 and the dimension 大きさ, of which 小さい is a p
 The words that only say "better" (the polarity lexicon's praise and change words) are left out,
 the dimensions come from ``data/lang/dimensions-ja.yaml``, and only a single issue covering the
 whole subject is linked, at the lowest linking score (evidence, never a resolution by itself).
+One subject word must match strongly (a word, a part of two or more characters, or the issue's
+words run together: 腕振り for 腕の振り), and an issue that is not a problem is never linked.
 
 The same score links a problem that says it came back (また, 再び, ぶり返す) to the issue it is
 the return of, whatever that issue's status (open, candidate, resolved, expired, ignored), but
