@@ -74,3 +74,12 @@ def test_a_session_summary_counts_a_regression_once(db_url: str) -> None:
         _sessions(t, "L", [["遅刻が多い"], ["遅刻が多い"], ["遅刻しなくなった"], ["また遅刻するようになった"]])
         last = t.session_summaries("L")[-1]
         assert (last["regressed"], last["continuing"]) == (1, 0)
+
+
+def test_an_issue_improved_in_the_session_it_resolves_is_listed_once_as_改善(db_url: str) -> None:
+    with Tracker(db_url, tenant="qa", ruleset=RS) as t:  # s4 is its second miss: it resolves
+        first, *_, last = _sessions(t, "u", [["遅刻が多い"], ["遅刻が多い"], ["声が小さい"], ["遅刻しなくなった"]])
+        iid = first.new[0].issue_id
+        assert [e.issue_id for e in last.improvements] == [iid] and last.resolved == []
+        assert iid not in [e.issue_id for e in last.absent]
+        assert t.show("u", iid or "").issue.status == "resolved"

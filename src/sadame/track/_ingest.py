@@ -550,7 +550,7 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
                                         status=run.tx.issues[target]["status"]))
     for event in run.tx.events:  # resolved by absence, not among last session's findings
         iid = event["issue_id"]
-        if event["event"] == Event.MISS_LIMIT and iid not in listed:
+        if event["event"] == Event.MISS_LIMIT and iid not in listed and iid not in run.improved:  # 改善 wins
             listed.add(iid)
             issue = run.tx.issues[iid]
             run.report.resolved.append(ReportEntry(text=issue["title"], key=issue["key"], issue_id=iid,
