@@ -196,3 +196,5 @@ def test_a_returning_resolved_or_expired_issue_is_a_regression_in_the_api_and_da
                page.locator("table.issue-list tbody tr").nth(n).locator("td").nth(0).inner_text().strip()
                for n in range(page.locator("table.issue-list tbody tr").count())}
     assert markers["踏み込みが弱い"] == "再発" and markers["握力が弱い"] == "再発"
+    banner = page.inner_text("p.alert")  # one was resolved, the other expired: the banner says both
+    assert banner.startswith("再発 2 件") and "解決済み" in banner and "期限切れ" in banner

@@ -131,10 +131,13 @@ def ingest(source: Any, session: str | None, at: str | None, ruleset: str | None
     from sadame.track._labels import tracker_labels
 
     marks = tracker_labels().markers
-    for label, entries, mark in (("new", report.new, "new"), ("remaining", report.remaining, "continuing"),
+    regressed = {e.issue_id for e in report.regressions}  # a part of remaining: one state per issue
+    remaining = [e for e in report.remaining if e.issue_id not in regressed]
+    for label, entries, mark in (("new", report.new, "new"), ("remaining", remaining, "continuing"),
                                  ("improvements", report.improvements, "improved"),
                                  ("regressions", report.regressions, "regressed"),
-                                 ("absent", report.absent, "absent"), ("deferred", report.deferred, "deferred"),
+                                 ("absent", report.absent, "absent"), ("resolved", report.resolved, "resolved"),
+                                 ("deferred", report.deferred, "deferred"),
                                  ("filtered", report.filtered, None), ("ignored", report.ignored, None),
                                  ("duplicates", report.duplicates, None)):
         state = marks[mark][0] if mark else "-"

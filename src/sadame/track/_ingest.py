@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 from sadame.db._raw import RawCursor
 from sadame.lang._change import has_return_cue
 from sadame.track._errors import InvalidInsight, SessionConflict
-from sadame.track._improvement import improved_issue, returning_issue
+from sadame.track._improvement import improvement_target, returning_issue
 from sadame.track._lifecycle import Event, Status
 from sadame.track._matching import IssueMatcher, MatchCandidate, Purpose, safe_match, tokens_match
 from sadame.track._ruleset import (
@@ -219,6 +219,7 @@ class Linked:
     reason: str | None = None  #: why it was filtered (``empty``, ``positive``, ``contradicted``)
     outcome: Outcome = Outcome.FILTERED
     improvement: bool = False  #: an improvement (kind improvement, or said so in words)
+    returning: bool = False  #: a problem that says it is back (また, 再び): a gap since last seen is 再発
     tokens: list[str] = field(default_factory=list)  #: the key's tokens (``issue_tokens``), read once
 
 
@@ -257,7 +258,8 @@ def start(tx: Transaction, session: str, settings: IngestSettings, *, read: bool
 
 def _keep_previous(run: IngestRun, rows: Sequence[Any]) -> None:
     for text, key, iid, outcome in rows:
-        if iid is not None and outcome != Outcome.DEFERRED:  # the user never saw a deferred one
+        # the user never saw a deferred one; an improvement or a filtered finding names no problem
+        if iid is not None and outcome not in (Outcome.DEFERRED, Outcome.IMPROVEMENT, Outcome.FILTERED):
             run.previous.append((text, key, iid, issue_tokens(text, run.ruleset)))
 
 
@@ -383,15 +385,16 @@ def _link_one(run: IngestRun, position: int, ins: Insight, key: str, norm: str) 
             return Linked(position, ins, key, LinkTier.FILTERED, reason="positive")
         improvement = True  # an improvement said in words: linked to the issue it improves, never new
     purpose: Purpose = "improvement" if improvement else "detection"
+    returning = not improvement and has_return_cue(ins.text)
     target, tier, conf = link(run, ins.text, key, purpose)
-    if target is None and (improvement or has_return_cue(ins.text)):
+    if target is None and (improvement or returning):
         pool = _semantic_pool(run)
-        found = improved_issue(ins.text, pool) if improvement else returning_issue(ins.text, pool)
+        found = improvement_target(ins.text, pool, rs) if improvement else returning_issue(ins.text, pool, rs)
         if found is not None:
             target, tier, conf = resolve_merged(run.tx, found[0]), LinkTier.SIMILAR, found[1]
     if target is not None or improvement:
-        return Linked(position, ins, key, tier, target, conf,
-                      outcome=Outcome.IMPROVEMENT if improvement else Outcome.FILTERED, improvement=improvement)
+        return Linked(position, ins, key, tier, target, conf, improvement=improvement, returning=returning,
+                      outcome=Outcome.IMPROVEMENT if improvement else Outcome.FILTERED)
     issue = run.tx.create(key, ins.text, run.seq, run.session,
                           reason=f"first detection in session {run.session}")
     run.links[issue_id(key)] = (issue["issue_id"], "primary")
@@ -425,6 +428,8 @@ def _redetect(run: IngestRun, item: Linked) -> None:
     tx, iid = run.tx, item.target
     issue = tx.get(iid)
     before = issue["status"]
+    # a return cue after a gap (absent or improved since last seen) is a regression, even of an open issue
+    gap = item.returning and issue["last_seen_seq"] is not None and issue["last_seen_seq"] < run.seq - 1
     issue.update(occurrence_count=issue["occurrence_count"] + 1, last_detected_at=tx.at,
                  last_session_id=run.session, last_seen_seq=run.seq, clock_seq=run.seq)
     tx.dirty.add(iid)
@@ -437,7 +442,7 @@ def _redetect(run: IngestRun, item: Linked) -> None:
         item.outcome = Outcome.IGNORED
         return
     item.outcome = Outcome.REMAINING
-    if back and issue["status"] == Status.OPEN:
+    if (back or gap) and issue["status"] == Status.OPEN:
         run.report.regressions.append(_entry(run, item))
 
 
@@ -541,8 +546,22 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
         if any(tokens_match(tokens, cur, run.settings.token_overlap) for cur in current):
             continue
         listed.add(target)
-        run.report.absent.append(ReportEntry(text=text, key=key, issue_id=target, source="progress",
-                                             status=run.tx.issues[target]["status"]))
+        _report_absent(run, ReportEntry(text=text, key=key, issue_id=target, source="progress",
+                                        status=run.tx.issues[target]["status"]))
+    for event in run.tx.events:  # resolved by absence, not among last session's findings
+        iid = event["issue_id"]
+        if event["event"] == Event.MISS_LIMIT and iid not in listed and iid not in run.improved:  # 改善 wins
+            listed.add(iid)
+            issue = run.tx.issues[iid]
+            run.report.resolved.append(ReportEntry(text=issue["title"], key=issue["key"], issue_id=iid,
+                                                   source="progress", status=issue["status"]))
+
+
+def _report_absent(run: IngestRun, entry: ReportEntry) -> None:
+    """今回は指摘なし, or 解決 when this session's absence resolved it (one state per issue)."""
+    resolved = entry.status == Status.RESOLVED and any(
+        e["issue_id"] == entry.issue_id and e["to_state"] == Status.RESOLVED for e in run.tx.events)
+    (run.report.resolved if resolved else run.report.absent).append(entry)
 
 
 # -- step 7: persist the report ------------------------------------------------------------

@@ -82,7 +82,8 @@ def parse_labels(data: object) -> TrackerLabels:
         events=_strings(_section(data, "events", ("create", "split", "merge", "unmerge", *(e.value for e in Event))),
                         "event"),
         tiers=_strings(_section(data, "tiers", tuple(t.value for t in LinkTier)), "tier"),
-        messages=_strings(_section(data, "messages", ("deferred_more", "no_merge_button")), "message"),
+        messages=_strings(_section(data, "messages", ("deferred_more", "no_merge_button", "regressions_banner")),
+                          "message"),
     )
 
 

@@ -227,9 +227,10 @@ def _report_markers(report: dict[str, Any]) -> dict[str, str]:
 def _summary(row: Any) -> dict[str, Any]:
     report = json.loads(row.report)
     resolved = sum(1 for t in report.get("transitions", []) if t.get("to_state") == "resolved")
+    regressed = {e.get("issue_id") for e in report.get("regressions", [])}  # a part of remaining: counted once
     return {"session_id": row.session_id, "at": row.at, "seq": row.seq,
             "new": len(report.get("new", [])), "deferred": len(report.get("deferred", [])),
-            "continuing": len(report.get("remaining", [])),
+            "continuing": sum(1 for e in report.get("remaining", []) if e.get("issue_id") not in regressed),
             "improved": sum(1 for e in report.get("improvements", []) if e.get("source") != "progress"),
             "absent": len(report.get("absent", [])) + sum(
                 1 for e in report.get("improvements", []) if e.get("source") == "progress"),

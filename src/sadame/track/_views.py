@@ -141,7 +141,8 @@ class LinkTier(StrEnum):
     EXACT = "exact"  #: its key is the issue's own key
     ALIAS = "alias"  #: its key is an old key of the issue (kept by a merge or migration)
     SEMANTIC = "semantic"  #: the matcher linked it at or above the ruleset's threshold
-    #: an improvement linked to the issue its words are most similar to (score >= the merge-offer score)
+    #: an improvement, or a problem that says it is back (また), linked to the issue its words are
+    #: most similar to (score >= the merge-offer score) or, an improvement, whose words cover its subject
     SIMILAR = "similar"
     NEW = "new"  #: nothing matched: it created an issue
     NONE = "none"  #: an improvement that matched no issue
@@ -173,8 +174,8 @@ class ReportEntry:
     link_confidence: float | None = None
     #: filtered: ``empty``, ``positive`` or ``contradicted`` (an improvement of an issue detected in the same session)
     reason: str | None = None
-    #: improvements: ``improvement``; absent: ``progress`` (a previous finding not seen now; older
-    #: reports listed those under improvements)
+    #: improvements: ``improvement``; absent and resolved: ``progress`` (a previous finding not seen
+    #: now; older reports listed those under improvements)
     source: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -201,7 +202,7 @@ class TransitionEntry:
 
 
 _ENTRY_LISTS = ("new", "remaining", "improvements", "regressions", "deferred", "filtered", "ignored", "duplicates",
-                "absent")
+                "absent", "resolved")
 
 
 @dataclass
@@ -212,7 +213,8 @@ class SessionReport:
     ``deferred``, ``ignored``, ``duplicates`` and ``absent``; ``regressions`` is the part of
     ``remaining`` that was resolved or expired before (再発). ``improvements`` are findings that
     say something got better (改善); ``absent`` are last session's issues not mentioned now
-    (今回は指摘なし), which is not an improvement. ``replayed`` is True when the session had been
+    (今回は指摘なし), which is not an improvement; ``resolved`` are issues this session resolved by
+    absence (解決: not listed as absent too). ``replayed`` is True when the session had been
     ingested before and this is the stored report.
     """
 
@@ -230,6 +232,7 @@ class SessionReport:
     ignored: list[ReportEntry] = field(default_factory=list)
     duplicates: list[ReportEntry] = field(default_factory=list)
     absent: list[ReportEntry] = field(default_factory=list)
+    resolved: list[ReportEntry] = field(default_factory=list)
     transitions: list[TransitionEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     replayed: bool = False
@@ -239,7 +242,7 @@ class SessionReport:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SessionReport:
-        """Rebuild a stored report (older reports may lack ``duplicates``)."""
+        """Rebuild a stored report (older reports may lack ``duplicates`` and ``resolved``)."""
         fields: dict[str, Any] = dict(data)
         for name in _ENTRY_LISTS:
             fields[name] = [ReportEntry.from_dict(e) for e in data.get(name, [])]
