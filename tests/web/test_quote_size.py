@@ -30,6 +30,7 @@ def test_a_135k_character_paste_is_refused_in_the_page_with_both_boxes_kept(live
     assert posts == [], "the form was sent"
     message = alert.inner_text()
     assert "大きすぎる" in message and "135,000 文字" in message and "1,000,000 バイト" in message
+    assert message.startswith("原文が大きすぎる") and "原文を分けて" in message and "出力を分けて" not in message
     assert page.url == f"{live_server.url}/quote"
     assert page.input_value("#source") == BIG and page.input_value("#output") == OUTPUT
     assert page.locator("form.quote-form button[type=submit]").is_enabled()
@@ -38,6 +39,26 @@ def test_a_135k_character_paste_is_refused_in_the_page_with_both_boxes_kept(live
     page.click("form.quote-form button[type=submit]")
     page.wait_for_selector("#summary")
     assert not page.locator("#size-error").is_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("source", "output", "advice"), [
+    (SENTENCE, BIG, "出力を分けて"),  # only the output is too big: the message said 「原文を分けて」
+    (BIG, BIG, "原文と出力をどちらも分けて"),
+])
+def test_the_size_message_names_the_part_that_is_too_big(live_server: LiveServer, page: Any, source: str,
+                                                         output: str, advice: str) -> None:
+    page.goto(f"{live_server.url}/quote")
+    page.fill("#source", source)
+    page.fill("#output", output)
+    page.click("form.quote-form button[type=submit]")
+    alert = page.locator("#size-error")
+    alert.wait_for(state="visible")
+    message = alert.inner_text()
+    assert advice in message, message
+    if advice == "出力を分けて":
+        assert message.startswith("出力が大きすぎる") and "原文を分けて" not in message
+    assert page.input_value("#source") == source and page.input_value("#output") == output
 
 
 @pytest.mark.browser
