@@ -35,6 +35,10 @@ def test_upgrade_current_and_check(db_url: str) -> None:
                                 "WHERE version_num = '0004_web_sessions'"))
     code, out = _run("db", "check", "--db", shown)
     assert code == 1 and "1 migration(s) to apply (0004_web_sessions)" in out
+    if "postgresql" in db_url:  # the suggested command has *** for the password: it says so
+        assert "sadame:***@" in out and "(password hidden: use your own URL)" in out, out
+    else:
+        assert "password hidden" not in out
     for _args, output in [(a, _run(*a)[1]) for a in (("db", "current", "--db", shown), ("db", "check", "--db", shown))]:
         assert "hunter2" not in output
         if "postgresql" in db_url:

@@ -54,6 +54,24 @@ def test_fallback_lines_and_caps() -> None:
     assert len(extract_quotes("「あ」" * (MAX_QUOTES + 10))) == MAX_QUOTES
 
 
+def test_quotes_past_the_cap_are_counted_as_unchecked() -> None:
+    """B6: the summary said nothing of the quotes past MAX_QUOTES (never checked)."""
+    many = check_output("あい", "「あ」" * (MAX_QUOTES + 10))
+    assert many.summary["total"] == MAX_QUOTES and many.summary["unchecked"] == 10
+    assert many.summary["max_quotes"] == MAX_QUOTES
+    in_json = {"quotes": [{"text": "あ"}] * (MAX_QUOTES - 5), "nested": {"evidence": ["い"] * 30}}
+    from_json = check_output("あい", json.dumps(in_json, ensure_ascii=False))
+    assert from_json.summary["total"] == MAX_QUOTES and from_json.summary["unchecked"] == 25
+    assert check_output("あい", "「あ」").summary["unchecked"] == 0
+
+
+def test_cli_check_says_how_many_quotes_were_not_checked(tmp_path: Path) -> None:
+    (tmp_path / "source.md").write_text("あい", encoding="utf-8")
+    run = CliRunner().invoke(cli, ["quote", "check", "-s", str(tmp_path / "source.md"), "-"],
+                             input="「あ」" * (MAX_QUOTES + 3))
+    assert f"3 more quotes past the cap of {MAX_QUOTES} not checked" in run.output
+
+
 def test_check_output_numbers_quotes_positions_and_hints() -> None:
     output = "「安定性: 不足している」。「昼間のバッチは問題ない」。売上は120,000,000円、参加者30名、前年比15%増。"
     result = check_output(SOURCE, output)

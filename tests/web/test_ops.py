@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import httpx
@@ -13,6 +14,7 @@ from sqlalchemy import text
 from sadame.db import make_engine
 from sadame.judge import bundled_pack
 from sadame.web import WebSettings
+from sadame.web.admin import create_key
 from tests.web.conftest import LiveServer, running
 
 SOURCE = "売上は1億2000万円（前年比 12%増）。安定性に課題がある。"
@@ -140,3 +142,67 @@ def test_llm_calls_failures_and_cache_hits_are_counted(sqlite_url: str, monkeypa
     assert value(found, "sadame_llm_failures_total") == 1
     assert value(found, "sadame_verdicts_total", source="llm") == 2
     assert value(found, "sadame_verdicts_total", source="cache") == 1
+
+
+def _sessions_in(path: Path) -> list[str]:
+    with sqlite3.connect(path) as conn:
+        return [row[0] for row in conn.execute("SELECT session_id FROM track_sessions ORDER BY id")]
+
+
+def _swap(path: Path, replacement: Path | bytes | None) -> None:
+    """Delete the database file (and its WAL and shared-memory index) as ``rm -f w.db*`` does, then
+    put a copy of ``replacement`` (a database, raw bytes, or None: a directory) at the path."""
+    for leftover in path.parent.glob(path.name + "*"):
+        if not leftover.name.endswith("-lock"):
+            leftover.unlink()
+    if isinstance(replacement, Path):
+        with sqlite3.connect(replacement) as source, sqlite3.connect(path) as target:
+            source.backup(target)
+    elif isinstance(replacement, bytes):
+        path.write_bytes(replacement)
+    else:
+        path.mkdir()
+
+
+def test_a_sqlite_file_swapped_under_the_server_is_followed(tmp_path: Path) -> None:
+    """B4: ``rm w.db*; cp fresh.db w.db`` under a running server. Before, /readyz stayed 200 and
+    ingests were acknowledged into the unlinked old file (lost on restart)."""
+    fresh, live_path = tmp_path / "fresh.db", tmp_path / "w.db"
+    fresh_url = f"sqlite:///{fresh}"
+    make_engine(fresh_url).dispose()
+    key = create_key(fresh_url, tenant="t1").key  # (migrates fresh.db first)
+    _swap(live_path, fresh)
+    auth = {"Authorization": f"Bearer {key}"}
+
+    def ingest(client: httpx.Client, session: str) -> httpx.Response:
+        return client.post("/api/track/ingest", headers=auth,
+                           json={"user_id": "u1", "session_id": session, "insights": ["安定性が不足している"]})
+
+    with running(f"sqlite:///{live_path}") as live, live.client() as client:
+        assert ingest(client, "before-swap").status_code == 200
+        _swap(live_path, fresh)
+        ready = client.get("/readyz")
+        after = ingest(client, "after-swap")
+        _swap(live_path, b"this is not a database" * 100)
+        garbage, garbage_ingest = client.get("/readyz"), ingest(client, "into-garbage")
+        _swap(live_path, None)
+        directory, directory_ingest = client.get("/readyz"), ingest(client, "into-directory")
+        live_path.rmdir()
+        _swap(live_path, fresh)
+        schema_less = tmp_path / "empty.db"
+        sqlite3.connect(schema_less).close()
+        back = client.get("/readyz")
+        _swap(live_path, schema_less)
+        no_schema = client.get("/readyz")
+        _swap(live_path, fresh)
+        last = ingest(client, "last")
+    assert ready.status_code == 200, ready.text
+    assert after.status_code == 200, after.text
+    assert garbage.status_code == 503 and "not a SQLite database" in garbage.json()["reason"], garbage.text
+    assert directory.status_code == 503 and "not a file" in directory.json()["reason"], directory.text
+    assert garbage_ingest.status_code == 503 and directory_ingest.status_code == 503
+    assert back.status_code == 200, back.text
+    assert no_schema.status_code == 503 and "sadame db upgrade" in no_schema.json()["reason"], no_schema.text
+    assert last.status_code == 200, last.text
+    assert str(tmp_path) not in garbage.text + directory.text + no_schema.text  # /readyz is public
+    assert _sessions_in(live_path) == ["last"]  # what was acknowledged is in the file at the path

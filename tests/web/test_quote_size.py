@@ -30,6 +30,7 @@ def test_a_135k_character_paste_is_refused_in_the_page_with_both_boxes_kept(live
     assert posts == [], "the form was sent"
     message = alert.inner_text()
     assert "大きすぎる" in message and "135,000 文字" in message and "1,000,000 バイト" in message
+    assert message.startswith("原文が大きすぎる") and "原文を分けて" in message and "出力を分けて" not in message
     assert page.url == f"{live_server.url}/quote"
     assert page.input_value("#source") == BIG and page.input_value("#output") == OUTPUT
     assert page.locator("form.quote-form button[type=submit]").is_enabled()
@@ -38,6 +39,26 @@ def test_a_135k_character_paste_is_refused_in_the_page_with_both_boxes_kept(live
     page.click("form.quote-form button[type=submit]")
     page.wait_for_selector("#summary")
     assert not page.locator("#size-error").is_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("source", "output", "advice"), [
+    (SENTENCE, BIG, "出力を分けて"),  # only the output is too big: the message said 「原文を分けて」
+    (BIG, BIG, "原文と出力をどちらも分けて"),
+])
+def test_the_size_message_names_the_part_that_is_too_big(live_server: LiveServer, page: Any, source: str,
+                                                         output: str, advice: str) -> None:
+    page.goto(f"{live_server.url}/quote")
+    page.fill("#source", source)
+    page.fill("#output", output)
+    page.click("form.quote-form button[type=submit]")
+    alert = page.locator("#size-error")
+    alert.wait_for(state="visible")
+    message = alert.inner_text()
+    assert advice in message, message
+    if advice == "出力を分けて":
+        assert message.startswith("出力が大きすぎる") and "原文を分けて" not in message
+    assert page.input_value("#source") == source and page.input_value("#output") == output
 
 
 @pytest.mark.browser
@@ -74,3 +95,27 @@ def test_no_page_shows_a_json_error_body(live_server: LiveServer) -> None:
         assert '"error":' not in response.text and "エラー" in response.text
     assert "送信された内容が大きすぎます" in responses[0].text
     assert api.status_code == 413 and api.json()["error"] == "payload_too_large"  # the API keeps its JSON
+
+
+def test_quotes_past_the_cap_are_reported_as_not_checked(live_server: LiveServer) -> None:
+    """B6: an output with 26,000 quotes showed 「引用 1000 件中 1000 件を原文で確認しました」 and nothing
+    about the 25,000 quotes past the cap that were never checked."""
+    output = "「い」" * 26_000
+    with live_server.client() as client:
+        page = client.post("/quote", data={"source": "いろは", "output": output})
+        api = client.post("/api/quote/check", json={"source": "いろは", "output": output})
+    assert page.status_code == 200 and api.status_code == 200, api.text[:300]
+    assert "引用 1000 件中 <strong>1000</strong> 件を原文で確認しました" in page.text
+    assert 'id="unchecked"' in page.text
+    assert "出力には引用が 26,000 件あり、確認したのは先頭の 1,000 件だけです" in page.text
+    assert "残りの <strong>25,000</strong> 件は確認していません" in page.text
+    summary = api.json()["summary"]
+    assert summary["total"] == 1000 and summary["unchecked"] == 25_000 and summary["max_quotes"] == 1000
+
+
+def test_a_check_within_the_cap_shows_no_unchecked_notice(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        page = client.post("/quote", data={"source": SENTENCE, "output": OUTPUT})
+        api = client.post("/api/quote/check", json={"source": SENTENCE, "output": OUTPUT})
+    assert page.status_code == 200 and 'id="unchecked"' not in page.text
+    assert api.json()["summary"]["unchecked"] == 0

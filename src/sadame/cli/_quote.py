@@ -196,6 +196,7 @@ def _print_check(result: CheckResult) -> None:
     _echo(
         f"quotes: {s['verified']}/{s['total']} verified; numbers: {s['numbers_grounded']}/{s['numbers']} grounded"
         + ("; more numbers not listed" if numbers.truncated else "")
+        + (f"; {s['unchecked']} more quotes past the cap of {s['max_quotes']} not checked" if s["unchecked"] else "")
     )
 
 

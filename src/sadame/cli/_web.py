@@ -38,7 +38,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
-    from sadame.cli._where import db_flag, shown_url
+    from sadame.cli._where import db_flag, has_active_keys, shown_url
     from sadame.db import resolve_url
     from sadame.web import serve
     from sadame.web._env import load_env, web_settings
@@ -62,8 +62,9 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     count = workers or default_workers()
     click.echo(f"sadame: database {shown_url(url)}; {count} worker(s)")
     click.echo(f"sadame: open http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
-    click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
-               f"{db_flag(url)}")
+    if not has_active_keys(url):
+        click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
+                   f"{db_flag(url)}")
     try:
         serve(url, host=host, port=port, workers=count, settings=settings,
               log_level=log_level or env.log_level, log_format=env.log_format)

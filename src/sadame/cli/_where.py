@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["db_flag", "no_users_message", "shown_url", "tenant_has_users", "tracker_tenants", "where"]
+__all__ = ["db_flag", "has_active_keys", "no_users_message", "shown_url", "tenant_has_users", "tracker_tenants",
+           "where"]
 
 
 def shown_url(url: str) -> str:
@@ -28,8 +29,14 @@ def shown_url(url: str) -> str:
 
 
 def db_flag(url: str) -> str:
-    """The ``--db`` argument that names this database for another command (password hidden)."""
-    return f"--db '{shown_url(url)}'"
+    """The ``--db`` argument that names this database for another command (password hidden, and
+    said so: a command with ``***`` for the password must not be pasted as it is)."""
+    from sqlalchemy.engine import make_url
+
+    from sadame.db import resolve_url
+
+    flag = f"--db '{shown_url(url)}'"
+    return f"{flag} (password hidden: use your own URL)" if make_url(resolve_url(url)).password else flag
 
 
 def where(url: str | None, tenant: str | None = None) -> str:
@@ -38,6 +45,28 @@ def where(url: str | None, tenant: str | None = None) -> str:
 
     text = f"database {shown_url(resolve_url(url))}"
     return f"{text}, tenant {tenant!r}" if tenant is not None else text
+
+
+def has_active_keys(url: str) -> bool:
+    """Whether the database has an active web API key (False when it has no such table, or for a
+    SQLite file that does not exist: it is not created to look)."""
+    from sqlalchemy import text
+
+    from sadame.db import make_engine
+    from sadame.db._checks import sqlite_path
+
+    path = sqlite_path(url)
+    if path is not None and not path.is_file():
+        return False
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(
+                text("SELECT 1 FROM web_api_keys WHERE revoked_at IS NULL LIMIT 1")).first() is not None
+    except Exception:  # no tables yet (the server migrates), or not reachable: the server says so itself
+        return False
+    finally:
+        engine.dispose()
 
 
 def tracker_tenants(url: str | None, limit: int = 20) -> list[str]:

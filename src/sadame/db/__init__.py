@@ -29,6 +29,7 @@ from sadame.db._checks import (
     install_translation,
     sqlite_path,
 )
+from sadame.db._fileguard import install_file_guard
 from sadame.db._raw import RawCursor
 from sadame.db._writelock import install_write_lock
 
@@ -123,7 +124,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     A SQLite file that exists but cannot be written is opened read-only: reading
     works, writing raises :class:`DatabaseError`. Fatal connection errors (a refused
     PostgreSQL connection, a file SQLite cannot open) raise :class:`DatabaseError`
-    with one line naming the database.
+    with one line naming the database. A SQLite file deleted or replaced while the engine is in
+    use is followed: connections to the old file are reopened on the new one, and a write that
+    would commit into the old file raises :class:`DatabaseUnavailable` (:mod:`sadame.db._fileguard`).
     """
     resolved = resolve_url(url)
     path = sqlite_path(resolved)
@@ -132,12 +135,14 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     if path is not None and path.exists() and not os.access(path, os.W_OK):
         engine = create_engine(f"sqlite:///file:{path.resolve()}?{_read_only_options(path)}&uri=true", **kwargs)
         event.listen(engine, "connect", _sqlite_read_only)
+        install_file_guard(engine, path, resolved)
     elif resolved.startswith("sqlite"):
         engine = create_engine(resolved, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
         install_write_lock(engine, path)  # before the BEGIN: writers queue on it, not in SQLite's busy handler
         event.listen(engine, "begin", _sqlite_begin)
         engine.sadame_begins = True  # type: ignore[attr-defined]
+        install_file_guard(engine, path, resolved)  # connections follow the file at the path (see _fileguard)
     else:
         if resolved.startswith("postgresql"):
             require("postgres")

@@ -154,10 +154,13 @@ def translate_error(url: str, error: BaseException) -> DatabaseError | None:
     text = str(error).strip()
     if "cannot contain nul" in text.lower():
         return DatabaseError("text must not contain NUL characters")
-    if "OperationalError" not in {cls.__name__ for cls in type(error).__mro__}:
+    lowered = text.lower()
+    kinds = {cls.__name__ for cls in type(error).__mro__}
+    # SQLite raises a file replaced by something else under a running process as a plain
+    # DatabaseError ("file is not a database"), not as an OperationalError
+    if "OperationalError" not in kinds and not ("DatabaseError" in kinds and "file is not a database" in lowered):
         return None
     first = text.splitlines()[0] if text else type(error).__name__
-    lowered = text.lower()
     if any(marker in lowered for marker in _FATAL):
         return DatabaseError(f"cannot use {shown_url(url)}: {first}")
     return None

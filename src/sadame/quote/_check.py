@@ -8,7 +8,8 @@ gives every missing quote its nearest passage as a labelled fuzzy hint
 segments for highlighting: each segment says which quote (the lowest-numbered of
 those covering it, and how many) and which grounded number covers it.
 
-Output is bounded: at most :data:`MAX_QUOTES` quotes, :data:`CHECK_MAX_SPANS` spans
+Output is bounded: at most :data:`MAX_QUOTES` quotes (the summary's ``unchecked`` counts the
+quotes past the cap, which are not checked), :data:`CHECK_MAX_SPANS` spans
 per quote, :data:`MAX_HINTS` hints, and the grounding caps; segments are built with
 one sweep over the sorted span boundaries (O(s log s) in the number of spans).
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sadame.quote._cache import LineIndex, prepared_source
-from sadame.quote._extract import ExtractedQuote, extract_quotes
+from sadame.quote._extract import MAX_QUOTES, ExtractedQuote, count_quotes
 from sadame.quote._ground import ClaimResult
 from sadame.quote._hint import NearestPassage, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
@@ -73,7 +74,11 @@ class CheckedQuote:
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """Everything the checker found; :meth:`to_dict` is what the CLI and the API print."""
+    """Everything the checker found; :meth:`to_dict` is what the CLI and the API print.
+
+    ``summary["total"]`` counts the quotes checked; ``summary["unchecked"]`` the quotes of the
+    output past ``summary["max_quotes"]`` (:data:`MAX_QUOTES`), which were not checked at all.
+    """
 
     preset: str
     quotes: tuple[CheckedQuote, ...]
@@ -96,7 +101,7 @@ class CheckResult:
         }
 
 
-def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str, Any]:
+def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult, unchecked: int) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for q in quotes:
         counts[q.result.status] = counts.get(q.result.status, 0) + 1
@@ -111,6 +116,8 @@ def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult) -> dict[str
         "numbers_grounded": grounded,
         "numbers_context_differs": sum(n.context_differs for n in numbers.numbers),
         "hints": sum(q.nearest is not None for q in quotes),
+        "unchecked": unchecked,  # quotes of the output past MAX_QUOTES: not checked at all
+        "max_quotes": MAX_QUOTES,
     }
 
 
@@ -189,7 +196,7 @@ def check_output(
     """
     if not isinstance(source, str) or not isinstance(output, str):
         raise TypeError("source and output must be str")
-    extracted = extract_quotes(output)
+    extracted, found = count_quotes(output)
     prepared = prepared_source(source, preset, max_spans)  # the source is normalized once
     verifier, lines = prepared.verifier, prepared.lines
     results = verifier.verify_many(q.text for q in extracted)
@@ -197,5 +204,5 @@ def check_output(
     quotes = _checked(verifier, extracted, results, lines)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
     segments = _segments(source, quotes, numbers)
-    return CheckResult(preset, quotes, numbers, segments, _summary(quotes, numbers), positions)
+    return CheckResult(preset, quotes, numbers, segments, _summary(quotes, numbers, found - len(extracted)), positions)
 

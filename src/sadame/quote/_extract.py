@@ -12,8 +12,9 @@ Every kind of quote in one output is taken, in order of appearance:
   with line breaks, markers removed); brackets inside a block quote are part of it.
 * Only when none of the above is found: every non-empty line of the output.
 
-At most :data:`MAX_QUOTES` quotes are taken. Every step is linear in the output
-(bracket pairs are matched with one stack per bracket kind).
+At most :data:`MAX_QUOTES` quotes are taken (:func:`count_quotes` says how many the output
+makes, the ones past the cap included). Every step is linear in the output (bracket pairs are
+matched with one stack per bracket kind).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["MAX_QUOTES", "ExtractedQuote", "QuoteOrigin", "extract_quotes"]
+__all__ = ["MAX_QUOTES", "ExtractedQuote", "QuoteOrigin", "count_quotes", "extract_quotes"]
 
 #: The most quotes taken from one output.
 MAX_QUOTES = 1000
@@ -54,7 +55,9 @@ class ExtractedQuote:
 
 
 def _json_strings(node: Any, depth: int, found: list[str]) -> None:
-    if depth > _MAX_DEPTH or len(found) >= MAX_QUOTES:
+    # every string is collected (references into the parsed JSON, linear in its size): the
+    # caller keeps the first MAX_QUOTES and counts the rest
+    if depth > _MAX_DEPTH:
         return
     if isinstance(node, dict):
         for key, value in node.items():
@@ -142,17 +145,12 @@ def _blockquotes(text: str) -> list[tuple[int, int, str]]:
     return [b for b in blocks if b[2].strip()]
 
 
-def extract_quotes(output: str) -> list[ExtractedQuote]:
-    """The quotes ``output`` makes, by the rules of the module docstring.
-
-    >>> [q.text for q in extract_quotes("要点は「在庫が不足している」です。\\n> 次回までに対応する")]
-    ['在庫が不足している', '次回までに対応する']
-    """
+def _all_quotes(output: str) -> list[ExtractedQuote]:
     if not isinstance(output, str):
         raise TypeError(f"output must be a str, got {type(output).__name__}")
     from_json = _from_json(output)
     if from_json is not None:
-        return from_json[:MAX_QUOTES]
+        return from_json
     blocks = _blockquotes(output)
     found = [ExtractedQuote(body, "blockquote", start) for start, _end, body in blocks]
     spans = [(start, end) for start, end, _body in blocks]
@@ -166,4 +164,25 @@ def extract_quotes(output: str) -> list[ExtractedQuote]:
                 lines.append(ExtractedQuote(line.strip(), "line", pos))
             pos += len(line)
         found = lines
-    return found[:MAX_QUOTES]
+    return found
+
+
+def count_quotes(output: str) -> tuple[list[ExtractedQuote], int]:
+    """The quotes :func:`extract_quotes` takes (at most :data:`MAX_QUOTES`) and how many quotes
+    ``output`` makes in all: more than taken when it passes the cap.
+
+    >>> taken, total = count_quotes("「い」" * 1200)
+    >>> len(taken), total
+    (1000, 1200)
+    """
+    found = _all_quotes(output)
+    return found[:MAX_QUOTES], len(found)
+
+
+def extract_quotes(output: str) -> list[ExtractedQuote]:
+    """The quotes ``output`` makes, by the rules of the module docstring.
+
+    >>> [q.text for q in extract_quotes("要点は「在庫が不足している」です。\\n> 次回までに対応する")]
+    ['在庫が不足している', '次回までに対応する']
+    """
+    return _all_quotes(output)[:MAX_QUOTES]

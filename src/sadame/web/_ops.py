@@ -4,6 +4,9 @@
 * ``GET /readyz`` — 200 when the database answers and its schema has every migration this
   code needs (:func:`sadame.db._revisions.schema_state`); 503 with ``database``
   ``unreachable``, ``timeout`` (no answer in 5 s) or ``behind`` (run ``sadame db upgrade``).
+  A SQLite file deleted or replaced under the server is followed (its connections are reopened
+  on the file now at the path, :mod:`sadame.db._fileguard`): 503 while the path holds no file,
+  a directory, a file that is not SQLite, or a database without the sadame schema.
 * ``GET /metrics`` — Prometheus text (prometheus-client); with ``SADAME_METRICS_KEY`` set
   it needs ``Authorization: Bearer <key>``. Under ``sadame serve --workers N`` the counts
   of all workers are summed (prometheus-client's multiprocess mode, one directory per
@@ -198,17 +201,37 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+def _unreachable(reason: str) -> dict[str, Any]:
+    return {"status": "unavailable", "database": "unreachable", "reason": reason}
+
+
+def _failure_reason(exc: Exception) -> str:
+    """Why the database could not be read, in words that do not name it (``/readyz`` is public)."""
+    text = str(exc).lower()
+    if "not a database" in text:
+        return "the SQLite file is not a SQLite database (was it replaced?)"
+    if "deleted while in use" in text or "unable to open database file" in text:
+        return "the SQLite file cannot be opened (deleted or replaced?)"
+    return type(exc).__name__
+
+
 def _database_state(ctx: Any) -> dict[str, Any]:
     from sadame.db._checks import sqlite_path
     from sadame.db._revisions import schema_state
 
     path = sqlite_path(ctx.db_url)
     if path is not None and not path.exists():  # connecting would create an empty file
-        return {"status": "unavailable", "database": "unreachable", "reason": "the SQLite file is gone"}
+        return _unreachable("the SQLite file is gone")
+    if path is not None and not path.is_file():
+        return _unreachable("the SQLite path is not a file (a directory?)")
     try:
-        state = schema_state(ctx.engine)
+        state = schema_state(ctx.engine)  # a replaced file is reopened first (sadame.db._fileguard)
     except Exception as exc:  # any failure to reach the database means not ready
-        return {"status": "unavailable", "database": "unreachable", "reason": type(exc).__name__}
+        return _unreachable(_failure_reason(exc))
+    if not state.current:
+        return {"status": "unavailable", "database": "behind", "missing": list(state.missing),
+                "reason": "the database has no sadame schema (replaced by another file?): "
+                          "run `sadame db upgrade` or restore the database"}
     if state.behind:
         return {"status": "unavailable", "database": "behind", "missing": list(state.missing),
                 "reason": "run `sadame db upgrade` before starting this release"}

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Annotated
 
@@ -22,6 +23,7 @@ from fastapi import Depends, HTTPException, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, Field, WithJsonSchema
 
+from sadame.db._checks import shown_url
 from sadame.normalize import CONTRACT_VERSION, PRESETS
 from sadame.normalize._presets import FEATURE_DEFAULTS
 from sadame.web._budget import client_id
@@ -136,6 +138,24 @@ def quote_slot(ctx: Ctx) -> Iterator[None]:
 
 QuoteSlot = Annotated[None, Depends(quote_slot)]
 
+log = logging.getLogger("sadame.web")
+
+#: Why a key is refused. The usual cause is a key created with another ``--db``, so the message
+#: says keys belong to one database and how to make one here, without naming this server's
+#: database (the client is not authenticated); the log line names it (password hidden).
+UNKNOWN_KEY = ("unknown or revoked API key. A key works only on the database it was created in: create one "
+               "for this server with `sadame web create-key --tenant NAME --db <this server's --db>`")
+UNKNOWN_KEY_JA = ("APIキーが正しくないか、無効になっています。APIキーは作成したデータベースでだけ使えます。"
+                  "このサーバー用のキーは sadame web create-key --tenant 名前 --db <このサーバーの --db> "
+                  "で作成してください")
+
+
+def log_refused_key(ctx: WebContext, where: str) -> None:
+    """The server's log line for a refused key: it names the database the key was looked up in."""
+    log.warning("%s: API key refused: not an active key of %s (keys work only on the database they were "
+                "created in)", where, shown_url(ctx.db_url))
+
+
 _bearer = HTTPBearer(auto_error=False, description="An API key from `sadame web create-key --tenant NAME`.")
 
 
@@ -149,7 +169,8 @@ def tenant(
         )
     found = ctx.keys.tenant_for_key(credentials.credentials)
     if found is None:
-        raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"})
+        log_refused_key(ctx, "API")
+        raise HTTPException(401, UNKNOWN_KEY, headers={"WWW-Authenticate": "Bearer"})
     return found
 
 

@@ -18,7 +18,7 @@ from sadame.track._labels import tracker_labels
 from sadame.web._chart import TOTAL_SERIES, build_chart
 from sadame.web._convert import to_jsonable
 from sadame.web._present import present
-from sadame.web.deps import Ctx
+from sadame.web.deps import UNKNOWN_KEY_JA, Ctx, log_refused_key
 from sadame.web.pages._common import Browser, redirect, render
 from sadame.web.pages._tracker_view import (
     MARKER_LABELS,
@@ -92,7 +92,8 @@ def login(request: Request, ctx: Ctx, api_key: Annotated[str, Form()] = "") -> H
     browser = Browser(request, ctx)
     cookie = ctx.sessions.sign_in(browser.sent, api_key.strip())
     if cookie is None:
-        return _login(request, browser, "APIキーが正しくないか、無効になっています", status=401)
+        log_refused_key(ctx, "dashboard sign-in")
+        return _login(request, browser, UNKNOWN_KEY_JA, status=401)
     browser.replace(cookie)  # a new session id at every sign-in (no session fixation)
     return redirect("/tracker", browser)
 

@@ -11,6 +11,17 @@
     });
     return params.toString().length;
   }
+  function fieldSize(value) {  // one box's share of the encoded form
+    var params = new URLSearchParams();
+    params.append("x", String(value).replace(/\r\n|\r|\n/g, "\r\n"));
+    return params.toString().length;
+  }
+  // Which box to split: the bigger one (splitting it is enough unless the other alone is over the
+  // limit too), so the message never tells a user with a small source to split the source.
+  function tooBig(sourceBytes, outputBytes, limit) {
+    if (Math.min(sourceBytes, outputBytes) > limit) { return "原文と出力"; }
+    return outputBytes > sourceBytes ? "出力" : "原文";
+  }
   function fmt(n) { return n.toLocaleString("ja-JP"); }
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("quote-form");
@@ -21,11 +32,12 @@
       var size = encodedSize(form);
       if (!limit || size <= limit) { alert.hidden = true; return; }
       event.preventDefault();
-      var source = form.elements.source.value.length, output = form.elements.output.value.length;
-      alert.textContent = "原文と出力が大きすぎるため送信できません（原文 " + fmt(source) + " 文字、出力 " +
-        fmt(output) + " 文字で、送信すると " + fmt(size) + " バイト。上限は " + fmt(limit) +
-        " バイトで、日本語ならあわせて約 " + fmt(Math.floor(limit / 9)) + " 文字です）。" +
-        "原文を分けて確認してください。入力した文はそのまま残っています。";
+      var source = form.elements.source.value, output = form.elements.output.value;
+      var part = tooBig(fieldSize(source), fieldSize(output), limit);
+      alert.textContent = part + "が大きすぎるため送信できません（原文 " + fmt(source.length) + " 文字、出力 " +
+        fmt(output.length) + " 文字で、送信すると " + fmt(size) + " バイト。上限は " + fmt(limit) +
+        " バイトで、日本語なら原文と出力をあわせて約 " + fmt(Math.floor(limit / 9)) + " 文字です）。" +
+        part + (part === "原文と出力" ? "をどちらも" : "を") + "分けて確認してください。入力した文はそのまま残っています。";
       alert.hidden = false;
       alert.scrollIntoView({block: "center"});
     });
