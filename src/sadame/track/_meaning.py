@@ -531,6 +531,9 @@ _ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全�
                      "たびたび", "度々"})  # 〜ことが多い: often, no residual
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
+#: Openers of a caveat sentence (〜が改善された。ただ、〜): the point is made and closed before it, so what
+#: follows is a residual unless it says "every time" (毎回, 全く); a 〜が、まだ〜すぎる clause is the point itself.
+_CAVEAT = frozenset({"ただ", "ただし"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
 _GENERIC = frozenset({"部分", "点", "ところ", "所", "面", "方", "全体", "全般", "前回", "以前", "今回", "前", "これ",
                       "それ"})
@@ -645,12 +648,17 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
     always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
     soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
     words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
-    always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
+    caveat = tokens[split + 1].surface in _CAVEAT  # 〜が定着してきた。ただ、〜: a caveat, said after the point
+    always |= not soft and not caveat and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ倒れすぎている
     scoped = any(t.surface in _SCOPES and n.surface == "は" for t, n in pairwise(after))  # ただ、後半は〜: a part only
-    residual = not always and (conditional or scoped or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
+    residual = not always and (caveat or conditional or scoped
+                               or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
+    fewer_checks = any(t.lemma in ("減る", "減少", "少ない") for t in clause) and any(_checking(t) for t in clause)
+    if caveat and not fewer_checks and change_of("".join(t.surface for t in clause), negative) == "better":
+        return True  # 傾く回数が減りました。ただ、〜: progress before the caveat (not 声かけが減った: a loss)
     return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
         or _conceded_fault_then_now(before, negative)
 
