@@ -39,6 +39,7 @@ from sadame.lang._predicate import (
     former_fault_not_seen,
     is_manner_negation,
     manner_then_better,
+    progress_then_result,
     read_clauses,
     unjudged_consequence,
 )
@@ -214,6 +215,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     reading = read_clauses(clause, negative)
     if reading == "problem" and manner_then_better(clause, negative):
         reading = "better"  # 口を挟まず、待てるようになった: "without X" is how, not a fault
+    if reading == "problem" and progress_then_result(clause, negative):
+        reading = "better"  # 塗り厚が均一になり、縮みじわが出なくなった: progress, then what it brought
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
