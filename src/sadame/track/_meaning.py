@@ -100,6 +100,11 @@ _NOW_AT = re.compile("今回|今日|本日|今週|今度")
 #: A span of time (10分, 1時間, 30秒) and its length in seconds.
 _DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)")
 _UNIT_SECONDS = {"秒": 1.0, "分": 60.0, "時間": 3600.0, "日": 86400.0}
+#: A time taken or waited, from one span to another (かかる時間が20分から10分に, 1時間後だったのが15分以内に).
+_SPAN_TO_SPAN = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)(?:後|ほど|程度|くらい|ぐらい|前後)?"
+                           r"(?:から|だったのが|かかっていたのが)[、 ]?(?:[^。、 ]{0,8}?)([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)")
+#: Words that make a span a time taken (所要時間, 〜にかかる時間, 送信が1時間後): shorter is progress.
+_TAKEN = re.compile(r"かか|所要|要する|後だったのが|手間")
 
 
 def clean_markup(text: str) -> str:
@@ -204,6 +209,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if _vetoed(text, tokens, negative) or (_BUT_AT.search(text) and _praise_then_but(text, tokens, positive, negative)):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
+    if ("から" in text or "のが" in text) and _took_less_time(text):
+        return "improvement"  # かかる時間が30分から15分程度に短縮された
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
@@ -320,6 +327,16 @@ def _kanji_value(found: re.Match[str]) -> str:
         return str(_KANJI_DIGITS[word])
     tens, _, ones = word.partition("十")
     return str(_KANJI_DIGITS.get(tens, 1) * 10 + _KANJI_DIGITS.get(ones, 0))
+
+
+def _took_less_time(text: str) -> bool:
+    """A time taken, from a longer span to a shorter one (付箋の整理にかかる時間が20分から10分に縮まった): progress,
+    when nothing follows it as a contrast (〜に縮まったが、仕上がりが雑になった reads as it reads)."""
+    found = _SPAN_TO_SPAN.search(_KANJI_NUMBER.sub(_kanji_value, text))
+    if found is None or not _TAKEN.search(text) or _BUT_AT.search(text[found.end():]):
+        return False
+    before = float(found.group(1)) * _UNIT_SECONDS[found.group(2)]
+    return float(found.group(3)) * _UNIT_SECONDS[found.group(4)] < before
 
 
 def _took_longer(text: str) -> bool:
