@@ -665,7 +665,8 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
         or ends_can_now(before) or _names_a_thing(main_clause(before), progress)  # 肩から入れるようになった
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
-    always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    always = any((t.surface in _ALWAYS or t.lemma in _ALWAYS) and not (t.lemma == "多い" and n.lemma in ("すぎる", "過ぎる"))
+                 for t, n in pairwise([*after, after[-1]]))  # 4球にすると毎回崩れる: no residual; 多すぎる: an excess
     soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
     words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
     caveat = tokens[split + 1].surface in _CAVEAT  # 〜が定着してきた。ただ、〜: a caveat, said after the point
