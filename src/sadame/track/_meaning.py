@@ -678,7 +678,9 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
     fewer_checks = any(t.lemma in ("減る", "減少", "少ない") for t in clause) and any(_checking(t) for t in clause)
-    if caveat and not fewer_checks and change_of("".join(t.surface for t in clause), negative) == "better":
+    last = next((k + 1 for k in range(len(clause) - 1, 0, -1)  # the sentence just before the caveat: read
+                 if (clause[k].surface in ("。", "．") or clause[k].pos[0] == "空白") and _sentence_end(clause[k - 1])), 0)
+    if caveat and not fewer_checks and change_of("".join(t.surface for t in clause[last:]), negative) == "better":
         return True  # 傾く回数が減りました。ただ、〜: progress before the caveat (not 声かけが減った: a loss)
     return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
         or _conceded_fault_then_now(before, negative)
