@@ -43,7 +43,8 @@ from sadame.lang._lexicon import Lexicon, lexicon
 from sadame.lang._polarity import is_negator
 
 __all__ = ["Reading", "eases_an_excess", "ends_can_now", "fault_act_not_seen", "former_fault_not_seen",
-           "is_manner_negation", "manner_then_better", "read_clause", "read_clause_text", "read_clauses", "unjudged_consequence"]
+           "is_manner_negation", "manner_then_better", "progress_then_result", "read_clause", "read_clause_text",
+           "read_clauses", "unjudged_consequence"]
 
 Reading = Literal["better", "praise", "problem"] | None
 
@@ -1689,3 +1690,45 @@ def is_manner_negation(tokens: Sequence[Token], k: int) -> bool:
     manner = (t.lemma in ("ず", "ぬ") and t.pos[0] == "助動詞" and (nxt.surface == "に" or nxt.pos[0] in ("補助記号", "空白"))) \
         or (t.surface == "ない" and t.pos[0] == "助動詞" and nxt.surface == "で" and nxt.pos[0] == "助詞")
     return manner and not _skipped_step(tokens, k - 1)
+
+
+#: Words of a time before that, in a first clause of progress, make it a progress of the past (一度は直り、
+#: 以前より速くなり): what follows may be its undoing, so the rule below leaves such findings as they read.
+_BEFORE_NOW = frozenset({"一度", "一時", "一時期", "以前", "前回", "先月", "先週", "これまで", "今まで"})
+#: Verbs after which a result is an undoing (〜に戻ってしまった, 上体が流れるようになってしまう).
+_UNDOING = frozenset({"しまう", "仕舞う", "戻る", "ちゃう"})
+
+
+def progress_then_result(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
+    """A first clause of progress and a last clause of what it brought (漆の塗り厚が均一になり、縮みじわが出なく
+    なった; 伝え漏れが減り、今回は1件だけだった): the result is told in words that read as a fault alone
+    (出ない, だけ, 残る), but the finding is an improvement. Only when the first clause changed for the
+    better now (no 一度 / 以前 / 前回 in it), and the last has no undoing (戻ってしまった) nor a "cannot"
+    (取り切れていません): 以前より説明が速くなり、生徒がノートを取り切れていない stays a problem."""
+    parts = _clauses(tokens)
+    if len(parts) != 2 or not _continuative(parts[0][-1]):
+        return False  # one sentence: 〜が減り、〜 (not 〜が安定してきた。〜: a second point)
+    lex = lexicon()
+    comp = _compares(tokens, lex)
+    first, last = parts[0], parts[-1]
+    if any(t.lemma in ("回数", "頻度", "ばかり") or is_negator(t) for t in first):
+        return False  # こねる回数が減り、/ 大技ばかり練習するようになり、/ 目分量で使わずに注ぐようになり、
+    if any(t.lemma in lex.increase_verbs or t.lemma in ("多い", "長い") for t in last):
+        return False  # 第一声が明るくなり、保留の時間が長くなった: more of a cost
+    if any(is_negator(t) for t in last) and any(t.lemma in lex.positive_states for t in last):
+        return False  # 〜ようになり、味が安定しない: a good state denied
+    if read_clause(first, negative, comp) != "better" or read_clause(last, negative, comp) != "problem":
+        return False
+    if any(t.surface in _BEFORE_NOW or t.lemma in _BEFORE_NOW for t in first):
+        return False
+    undone = any(t.lemma in _UNDOING for t in last)
+    can = any(t.lemma in ("できる", "出来る", "られる", "れる") or t.lemma.endswith("切れる") for t in last)
+    return not undone and not (can and any(is_negator(t) for t in last))  # 取り切れていません: cannot
+
+
+def _continuative(token: Token) -> bool:
+    """``token`` ends a clause that goes on (減り、/ 均一になり、/ 改善され、/ 柔らかくなって、)."""
+    if token.pos[0] == "助詞":
+        return token.surface in ("て", "で")
+    return token.pos[0] in ("動詞", "助動詞") and token.surface != token.lemma \
+        and not token.surface.endswith(("た", "だ", "る", "う", "す", "い", "ん"))

@@ -39,6 +39,7 @@ from sadame.lang._predicate import (
     former_fault_not_seen,
     is_manner_negation,
     manner_then_better,
+    progress_then_result,
     read_clauses,
     unjudged_consequence,
 )
@@ -99,6 +100,11 @@ _NOW_AT = re.compile("今回|今日|本日|今週|今度")
 #: A span of time (10分, 1時間, 30秒) and its length in seconds.
 _DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)")
 _UNIT_SECONDS = {"秒": 1.0, "分": 60.0, "時間": 3600.0, "日": 86400.0}
+#: A time taken or waited, from one span to another (かかる時間が20分から10分に, 1時間後だったのが15分以内に).
+_SPAN_TO_SPAN = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)(?:後|ほど|程度|くらい|ぐらい|前後)?"
+                           r"(?:から|だったのが|かかっていたのが)[、 ]?(?:[^。、 ]{0,8}?)([0-9]+(?:\.[0-9]+)?)\s*(秒|分|時間|日)")
+#: Words that make a span a time taken (所要時間, 〜にかかる時間, 送信が1時間後): shorter is progress.
+_TAKEN = re.compile(r"かか|所要|要する|後だったのが|手間")
 
 
 def clean_markup(text: str) -> str:
@@ -203,6 +209,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if _vetoed(text, tokens, negative) or (_BUT_AT.search(text) and _praise_then_but(text, tokens, positive, negative)):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
+    if ("から" in text or "のが" in text) and _took_less_time(text):
+        return "improvement"  # かかる時間が30分から15分程度に短縮された
     if unjudged_consequence(tokens, negative):
         return "problem"  # 切り込んでいるため、ほぞが細くなり、がたつきが出ている: a cause, then its result
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
@@ -214,6 +222,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     reading = read_clauses(clause, negative)
     if reading == "problem" and manner_then_better(clause, negative):
         reading = "better"  # 口を挟まず、待てるようになった: "without X" is how, not a fault
+    if reading == "problem" and progress_then_result(clause, negative):
+        reading = "better"  # 塗り厚が均一になり、縮みじわが出なくなった: progress, then what it brought
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
     if reading == "praise":
@@ -317,6 +327,16 @@ def _kanji_value(found: re.Match[str]) -> str:
         return str(_KANJI_DIGITS[word])
     tens, _, ones = word.partition("十")
     return str(_KANJI_DIGITS.get(tens, 1) * 10 + _KANJI_DIGITS.get(ones, 0))
+
+
+def _took_less_time(text: str) -> bool:
+    """A time taken, from a longer span to a shorter one (付箋の整理にかかる時間が20分から10分に縮まった): progress,
+    when nothing follows it as a contrast (〜に縮まったが、仕上がりが雑になった reads as it reads)."""
+    found = _SPAN_TO_SPAN.search(_KANJI_NUMBER.sub(_kanji_value, text))
+    if found is None or not _TAKEN.search(text) or _BUT_AT.search(text[found.end():]):
+        return False
+    before = float(found.group(1)) * _UNIT_SECONDS[found.group(2)]
+    return float(found.group(3)) * _UNIT_SECONDS[found.group(4)] < before
 
 
 def _took_longer(text: str) -> bool:
@@ -531,6 +551,9 @@ _ALWAYS = frozenset({"毎回", "いつも", "必ず", "常に", "毎度", "全�
                      "たびたび", "度々"})  # 〜ことが多い: often, no residual
 #: Openers of a second sentence that qualifies the first (〜てきた。ただ、〜).
 _QUALIFY = frozenset({"ただ", "ただし", "でも", "しかし", "一方", "なお"})
+#: Openers of a caveat sentence (〜が改善された。ただ、〜): the point is made and closed before it, so what
+#: follows is a residual unless it says "every time" (毎回, 全く); a 〜が、まだ〜すぎる clause is the point itself.
+_CAVEAT = frozenset({"ただ", "ただし"})
 #: Nouns that name no particular thing (良くなった部分もあるが, 改善した点は): progress of nothing named.
 _GENERIC = frozenset({"部分", "点", "ところ", "所", "面", "方", "全体", "全般", "前回", "以前", "今回", "前", "これ",
                       "それ"})
@@ -642,15 +665,23 @@ def _progress_then_residual(tokens: Sequence[Token], negative: Sequence[str]) ->
         or ends_can_now(before) or _names_a_thing(main_clause(before), progress)  # 肩から入れるようになった
     conditional = any(t.surface == "と" and p.pos[0] == "動詞" and p.surface == p.lemma
                       and not _said_before(after, k) for k, (p, t) in enumerate(pairwise(after)))  # 疲れると少し戻る
-    always = any(t.surface in _ALWAYS or t.lemma in _ALWAYS for t in after)  # 4球にすると毎回崩れる: no residual
+    always = any((t.surface in _ALWAYS or t.lemma in _ALWAYS) and not (t.lemma == "多い" and n.lemma in ("すぎる", "過ぎる"))
+                 for t, n in pairwise([*after, after[-1]]))  # 4球にすると毎回崩れる: no residual; 多すぎる: an excess
     soft = any((t.lemma in _RESIDUAL or t.surface in _RESIDUAL) and t.surface not in _STILL_ONLY for t in after)
     words = [t for t in after if t.pos[0] not in ("空白", "補助記号")]
-    always |= not soft and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ前に倒れすぎている: a full excess
+    caveat = tokens[split + 1].surface in _CAVEAT  # 〜が定着してきた。ただ、〜: a caveat, said after the point
+    always |= not soft and not caveat and any(t.lemma in ("すぎる", "過ぎる") for t in words[-4:])  # まだ倒れすぎている
     scoped = any(t.surface in _SCOPES and n.surface == "は" for t, n in pairwise(after))  # ただ、後半は〜: a part only
-    residual = not always and (conditional or scoped or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
+    residual = not always and (caveat or conditional or scoped
+                               or any(t.lemma in _RESIDUAL or t.surface in _RESIDUAL for t in after))
     if not (named and residual):
         return False
     clause = main_clause(before)  # 前回は〜離れていたが、今回は〜使えていた。ただ、まだ〜: a former fault, now not
+    fewer_checks = any(t.lemma in ("減る", "減少", "少ない") for t in clause) and any(_checking(t) for t in clause)
+    last = next((k + 1 for k in range(len(clause) - 1, 0, -1)  # the sentence just before the caveat: read
+                 if (clause[k].surface in ("。", "．") or clause[k].pos[0] == "空白") and _sentence_end(clause[k - 1])), 0)
+    if caveat and not fewer_checks and change_of("".join(t.surface for t in clause[last:]), negative) == "better":
+        return True  # 傾く回数が減りました。ただ、〜: progress before the caveat (not 声かけが減った: a loss)
     return read_clauses(clause, negative) == "better" or _former_fault_then(before, clause, negative) \
         or _conceded_fault_then_now(before, negative)
 
