@@ -539,6 +539,7 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
     current = [i.tokens for i in linked
                if i.outcome != Outcome.IMPROVEMENT and i.tier != LinkTier.FILTERED]
     listed: set[str] = set()
+    resolved_now = {e["issue_id"] for e in run.tx.events if e["to_state"] == Status.RESOLVED}
     for text, key, iid, tokens in run.previous:
         target = resolve_merged(run.tx, iid)
         if target in run.touched or target in listed or target in run.improved:
@@ -546,8 +547,11 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
         if any(tokens_match(tokens, cur, run.settings.token_overlap) for cur in current):
             continue
         listed.add(target)
-        _report_absent(run, ReportEntry(text=text, key=key, issue_id=target, source="progress",
-                                        status=run.tx.issues[target]["status"]))
+        entry = ReportEntry(text=text, key=key, issue_id=target, source="progress",
+                            status=run.tx.issues[target]["status"])
+        # 今回は指摘なし, or 解決 when this session's absence resolved it (one state per issue)
+        resolved = entry.status == Status.RESOLVED and target in resolved_now
+        (run.report.resolved if resolved else run.report.absent).append(entry)
     for event in run.tx.events:  # resolved by absence, not among last session's findings
         iid = event["issue_id"]
         if event["event"] == Event.MISS_LIMIT and iid not in listed and iid not in run.improved:  # 改善 wins
@@ -556,12 +560,6 @@ def progress(run: IngestRun, linked: list[Linked]) -> None:
             run.report.resolved.append(ReportEntry(text=issue["title"], key=issue["key"], issue_id=iid,
                                                    source="progress", status=issue["status"]))
 
-
-def _report_absent(run: IngestRun, entry: ReportEntry) -> None:
-    """今回は指摘なし, or 解決 when this session's absence resolved it (one state per issue)."""
-    resolved = entry.status == Status.RESOLVED and any(
-        e["issue_id"] == entry.issue_id and e["to_state"] == Status.RESOLVED for e in run.tx.events)
-    (run.report.resolved if resolved else run.report.absent).append(entry)
 
 
 # -- step 7: persist the report ------------------------------------------------------------
