@@ -8,6 +8,7 @@ silent surprise.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 __all__ = ["db_flag", "has_active_keys", "no_users_message", "shown_url", "tenant_has_users", "tracker_tenants",
            "where"]
@@ -50,41 +51,36 @@ def where(url: str | None, tenant: str | None = None) -> str:
 def has_active_keys(url: str) -> bool:
     """Whether the database has an active web API key (False when it has no such table, or for a
     SQLite file that does not exist: it is not created to look)."""
-    from sqlalchemy import text
-
-    from sadame.db import make_engine
     from sadame.db._checks import sqlite_path
 
     path = sqlite_path(url)
     if path is not None and not path.is_file():
         return False
+    # no tables yet (the server migrates), or not reachable: the server says so itself
+    return bool(_rows(url, "SELECT 1 FROM web_api_keys WHERE revoked_at IS NULL LIMIT 1"))
+
+
+def _rows(url: str | None, sql: str, params: dict[str, object] | None = None) -> list[Any] | None:
+    """The rows of one read-only query, or None when the database cannot answer it (no such
+    table, not reachable): what these start-up and "found nothing" messages need, never an error."""
+    from sqlalchemy import text
+
+    from sadame.db import make_engine
+
     engine = make_engine(url)
     try:
         with engine.connect() as connection:
-            return connection.execute(
-                text("SELECT 1 FROM web_api_keys WHERE revoked_at IS NULL LIMIT 1")).first() is not None
-    except Exception:  # no tables yet (the server migrates), or not reachable: the server says so itself
-        return False
+            return list(connection.execute(text(sql), params or {}))
+    except Exception:
+        return None
     finally:
         engine.dispose()
 
 
 def tracker_tenants(url: str | None, limit: int = 20) -> list[str]:
     """Tenants that have tracker users in the database (at most ``limit``; none when it has no tables)."""
-    from sqlalchemy import text
-
-    from sadame.db import make_engine
-
-    engine = make_engine(url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                text("SELECT DISTINCT tenant_id FROM track_users ORDER BY tenant_id LIMIT :n"), {"n": limit})
-            return [str(row[0]) for row in rows]
-    except Exception:  # a database without the tracker's tables has no tenants
-        return []
-    finally:
-        engine.dispose()
+    rows = _rows(url, "SELECT DISTINCT tenant_id FROM track_users ORDER BY tenant_id LIMIT :n", {"n": limit})
+    return [str(row[0]) for row in rows or []]  # a database without the tracker's tables has no tenants
 
 
 def no_users_message(url: str | None, tenant: str) -> str:
@@ -96,16 +92,4 @@ def no_users_message(url: str | None, tenant: str) -> str:
 
 def tenant_has_users(url: str | None, tenant: str) -> bool:
     """Whether ``tenant`` has any tracker user in the database (one indexed lookup)."""
-    from sqlalchemy import text
-
-    from sadame.db import make_engine
-
-    engine = make_engine(url)
-    try:
-        with engine.connect() as connection:
-            found = connection.execute(text("SELECT 1 FROM track_users WHERE tenant_id = :t LIMIT 1"), {"t": tenant})
-            return found.first() is not None
-    except Exception:  # no tracker tables: no users
-        return False
-    finally:
-        engine.dispose()
+    return bool(_rows(url, "SELECT 1 FROM track_users WHERE tenant_id = :t LIMIT 1", {"t": tenant}))
