@@ -4,17 +4,15 @@
   "use strict";
   // The size the browser will send: application/x-www-form-urlencoded, line breaks as CRLF
   // (a kana or kanji becomes %E3%81%82, 9 bytes).
-  function encodedSize(form) {
+  function fieldSize(name, value) {  // one field's share of the encoded form, "name=value"
     var params = new URLSearchParams();
-    new FormData(form).forEach(function (value, name) {
-      params.append(name, String(value).replace(/\r\n|\r|\n/g, "\r\n"));
-    });
+    params.append(name, String(value).replace(/\r\n|\r|\n/g, "\r\n"));
     return params.toString().length;
   }
-  function fieldSize(value) {  // one box's share of the encoded form
-    var params = new URLSearchParams();
-    params.append("x", String(value).replace(/\r\n|\r|\n/g, "\r\n"));
-    return params.toString().length;
+  function encodedSize(form) {  // the fields joined by "&"
+    var size = -1;
+    new FormData(form).forEach(function (value, name) { size += fieldSize(name, value) + 1; });
+    return Math.max(size, 0);
   }
   // Which box to split: the bigger one (splitting it is enough unless the other alone is over the
   // limit too), so the message never tells a user with a small source to split the source.
@@ -33,7 +31,7 @@
       if (!limit || size <= limit) { alert.hidden = true; return; }
       event.preventDefault();
       var source = form.elements.source.value, output = form.elements.output.value;
-      var part = tooBig(fieldSize(source), fieldSize(output), limit);
+      var part = tooBig(fieldSize("source", source), fieldSize("output", output), limit);
       alert.textContent = part + "が大きすぎるため送信できません（原文 " + fmt(source.length) + " 文字、出力 " +
         fmt(output.length) + " 文字で、送信すると " + fmt(size) + " バイト。上限は " + fmt(limit) +
         " バイトで、日本語なら原文と出力をあわせて約 " + fmt(Math.floor(limit / 9)) + " 文字です）。" +
