@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from sadame.lang import Token, analyze
+from sadame.lang._can import ability_kept_up, past_fault_then_ability
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
@@ -216,6 +217,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
             or fault_act_not_seen(tokens, negative):
         return "improvement"  # 慌てて背中を叩く対応は見られなくなった: a fault act, no longer seen
+    if ability_kept_up(tokens) or past_fault_then_ability(tokens, negative):
+        return "improvement"  # 引き続き、〜を付けられている / 前回は〜ていたが、今回は〜聞き取れていた
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
