@@ -32,6 +32,7 @@ from sadame.lang._can import ability_kept_up, past_fault_then_ability
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
 from sadame.lang._lexicon import lexicon
+from sadame.lang._point import fault_point_improved
 from sadame.lang._polarity import is_negator, negations_after
 from sadame.lang._predicate import (
     eases_an_excess,
@@ -217,7 +218,7 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
             or fault_act_not_seen(tokens, negative):
         return "improvement"  # 慌てて背中を叩く対応は見られなくなった: a fault act, no longer seen
-    if ability_kept_up(tokens) or past_fault_then_ability(tokens, negative):
+    if ability_kept_up(tokens) or past_fault_then_ability(tokens, negative) or fault_point_improved(tokens, negative):
         return "improvement"  # 引き続き、〜を付けられている / 前回は〜ていたが、今回は〜聞き取れていた
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
