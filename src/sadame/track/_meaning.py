@@ -234,11 +234,27 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
         standing = any(_stands(main, w) and not negative_is_resolved(main, w)
                        and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
-        return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
+        if standing:
+            return "problem"
+        return "improvement" if has_progress_cue(text) or _progress_sentence_first(tokens, negative) else "praise"
     change = change_of(text, negative)
     if change is not None:
         return "improvement" if change == "better" else "problem"
     return _without_a_change_cue(text, tokens, positive, negative)
+
+
+def _progress_sentence_first(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A sentence of progress, then one of praise (〜が減ったね。ちゃんと前を向いて歌えてた): the praise says
+    how the progress shows; the finding is the progress. Sentences end in a final form or a sentence-final
+    particle (ね, よ) before the normalizer's space."""
+    start = 0
+    for i in range(1, len(tokens) - 1):
+        prev = tokens[i - 1]
+        if tokens[i].pos[0] == "空白" and (_sentence_end(prev) or prev.pos[1] == "終助詞"):
+            if read_clauses(tokens[start:i], negative) == "better":
+                return True
+            start = i + 1
+    return False
 
 
 def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence[str], negative: Sequence[str]) -> str:
