@@ -39,6 +39,7 @@ UNITS = [
     "前回は飛ばしていたが、今回は組み付けられていた、",  # sixteenth pass: a past fault, then a "can"
     "小さくまとまってしまう点が改善され、",  # sixteenth pass: a fault point improved
     "減ったね。ちゃんと歌えてた。",  # sixteenth pass: a sentence of progress, then praise
+    "前回までは話せていたのに、今回は黙って",  # sixteenth pass: an ability of the past lost
 ]
 SIZES = (500, 2_000, 8_000)
 

@@ -31,6 +31,7 @@ from sadame.lang import Token, analyze
 from sadame.lang._can import ability_kept_up, past_fault_then_ability
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
+from sadame.lang._good_past import good_past_then_plain_now
 from sadame.lang._lexicon import lexicon
 from sadame.lang._point import fault_point_improved
 from sadame.lang._polarity import is_negator, negations_after
@@ -211,6 +212,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if _vetoed(text, tokens, negative) or (_BUT_AT.search(text) and _praise_then_but(text, tokens, positive, negative)):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
+    if good_past_then_plain_now(tokens, negative):
+        return "problem"  # 前回までは理由を伝えられていたが、今回は無言で保留にしていた: an ability lost
     if ("から" in text or "のが" in text) and _took_less_time(text):
         return "improvement"  # かかる時間が30分から15分程度に短縮された
     if unjudged_consequence(tokens, negative):
