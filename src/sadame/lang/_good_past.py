@@ -10,6 +10,8 @@ praise nor progress and holds no ability, the contrast is a loss: a regression.
 True
 >>> good_past_then_plain_now(analyze("前回は手順を確認できていなかったが、今回は声に出して確かめていた"))
 False
+>>> good_past_then_plain_now(analyze("先週は丁寧だった説明が、今日は要点だけになっていた"))
+True
 """
 
 from __future__ import annotations
@@ -50,15 +52,26 @@ def _now_at(words: Sequence[Token]) -> int | None:
                  if words[i].surface in _NOW and words[i + 1].surface in ("は", "では")), None)
 
 
+def _praised(before: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The past part, up to its last predicate (前回までは明瞭だった合図が: 明瞭だった), reads as praise. A
+    negation of manner in it (速力を落とさず〜叩かれていた) is how a fault was done, not praise of the past."""
+    last = next((k for k in range(len(before) - 1, -1, -1)
+                 if before[k].pos[0] in ("動詞", "形容詞", "助動詞", "形状詞")), None)
+    if last is None or any(t.lemma == "ず" for t in before[: last + 1]):
+        return False
+    return read_clauses(before[: last + 1], negative) == "praise"
+
+
 def good_past_then_plain_now(tokens: Sequence[Token], negative: Sequence[str] = ()) -> bool:
-    """A past word opening the finding, a past that holds an un-negated ability, then 今回は / 今日は and a
-    now with no ability, no "even more", that reads as neither praise nor progress."""
+    """A past word opening the finding, a past that holds an un-negated ability or reads as praise up to
+    its last predicate, then 今回は / 今日は and a now with no ability, no "even more", that reads as
+    neither praise nor progress."""
     words = [t for t in tokens if t.pos[0] not in _SKIP]
     n = _now_at(words)
     if n is None:
         return False
     before, after = words[:n], words[n + 2 :]
-    if not any(_able(before, i) for i in range(len(before))):
+    if not any(_able(before, i) for i in range(len(before))) and not _praised(before, negative):
         return False
     if any(_able(after, i, passive_too=True) for i in range(len(after))) or any(t.surface in _STILL for t in after):
         return False
