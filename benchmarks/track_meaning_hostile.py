@@ -35,6 +35,11 @@ UNITS = [
     "口を挟まず、",  # thirteenth pass: a negation of manner before progress
     "以前は測っていたが、今回は目測だけで済ませ、",  # thirteenth pass: a now that falls short
     "肩から入れるようになった。ただ、後半は",  # thirteenth pass: progress then a residual
+    "引き続き、付けられている、",  # sixteenth pass: an ability kept up
+    "前回は飛ばしていたが、今回は組み付けられていた、",  # sixteenth pass: a past fault, then a "can"
+    "小さくまとまってしまう点が改善され、",  # sixteenth pass: a fault point improved
+    "減ったね。ちゃんと歌えてた。",  # sixteenth pass: a sentence of progress, then praise
+    "前回までは話せていたのに、今回は黙って",  # sixteenth pass: an ability of the past lost
 ]
 SIZES = (500, 2_000, 8_000)
 

@@ -28,9 +28,12 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from sadame.lang import Token, analyze
+from sadame.lang._can import ability_kept_up, past_fault_then_ability
 from sadame.lang._change import change_of, has_progress_cue, has_return_cue, main_clause, now_contrast
 from sadame.lang._findings import praise_is_negated
+from sadame.lang._good_past import good_past_then_plain_now
 from sadame.lang._lexicon import lexicon
+from sadame.lang._point import fault_point_improved
 from sadame.lang._polarity import is_negator, negations_after
 from sadame.lang._predicate import (
     eases_an_excess,
@@ -209,6 +212,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     tokens = analyze(text[:2_000])
     if _vetoed(text, tokens, negative) or (_BUT_AT.search(text) and _praise_then_but(text, tokens, positive, negative)):
         return "problem"  # もう少し具体的だと、: a wish; 確認する姿が見られなくなった: a good habit gone
+    if good_past_then_plain_now(tokens, negative):
+        return "problem"  # 前回までは理由を伝えられていたが、今回は無言で保留にしていた: an ability lost
     if ("から" in text or "のが" in text) and _took_less_time(text):
         return "improvement"  # かかる時間が30分から15分程度に短縮された
     if unjudged_consequence(tokens, negative):
@@ -216,6 +221,8 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     if _progress_then_residual(tokens, negative) or _progress_then_former_note(tokens, negative) \
             or fault_act_not_seen(tokens, negative):
         return "improvement"  # 慌てて背中を叩く対応は見られなくなった: a fault act, no longer seen
+    if ability_kept_up(tokens) or past_fault_then_ability(tokens, negative) or fault_point_improved(tokens, negative):
+        return "improvement"  # 引き続き、〜を付けられている / 前回は〜ていたが、今回は〜聞き取れていた
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
@@ -230,11 +237,27 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
         standing = any(_stands(main, w) and not negative_is_resolved(main, w)
                        and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
-        return "problem" if standing else "improvement" if has_progress_cue(text) else "praise"
+        if standing:
+            return "problem"
+        return "improvement" if has_progress_cue(text) or _progress_sentence_first(tokens, negative) else "praise"
     change = change_of(text, negative)
     if change is not None:
         return "improvement" if change == "better" else "problem"
     return _without_a_change_cue(text, tokens, positive, negative)
+
+
+def _progress_sentence_first(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A sentence of progress, then one of praise (〜が減ったね。ちゃんと前を向いて歌えてた): the praise says
+    how the progress shows; the finding is the progress. Sentences end in a final form or a sentence-final
+    particle (ね, よ) before the normalizer's space."""
+    start = 0
+    for i in range(1, len(tokens) - 1):
+        prev = tokens[i - 1]
+        if tokens[i].pos[0] == "空白" and (_sentence_end(prev) or prev.pos[1] == "終助詞"):
+            if read_clauses(tokens[start:i], negative) == "better":
+                return True
+            start = i + 1
+    return False
 
 
 def _without_a_change_cue(text: str, tokens: Sequence[Token], positive: Sequence[str], negative: Sequence[str]) -> str:
