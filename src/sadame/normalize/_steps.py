@@ -52,7 +52,9 @@ _CJK_CHAR = re.compile(_CJK_CLASS)
 # those after or before a CJK character. The pattern starts with a literal space, so the
 # scan jumps from space to space; each test looks at one neighbour.
 _CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
-_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
+# (a comma not followed by a digit, or not preceded by one; written comma first so that the
+# search skips to the next comma instead of trying both branches at every position)
+_COMMA = re.compile(r"[,，](?:(?![0-9])|(?<![0-9][,，]))")
 _COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
 _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
@@ -835,7 +837,9 @@ def _keep_widened(m: Mapped, mask: bytearray, text: str | None, widened: Sequenc
 # characters that are not CJK (see _cjk_keeps_run). Runs are maximal: the lookbehind admits a
 # run's start only, and a shorter match would end before whitespace.
 _NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
-_CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
+# (whitespace first, the character before it checked by a two-character lookbehind: the search
+# skips to the next whitespace character instead of trying the lookbehind at every position)
+_CJK_KEPT_RUN = re.compile(f"{_WS_CLASS}(?<={_NOT_WS_CJK}{_WS_CLASS}){_WS_CLASS}*+(?={_NOT_WS_CJK})")
 
 
 def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
