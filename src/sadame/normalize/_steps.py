@@ -845,25 +845,40 @@ _CJK_KEPT_RUN = re.compile(f"{_WS_CLASS}(?<={_NOT_WS_CJK}{_WS_CLASS}){_WS_CLASS}
 def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     """The ``cjk`` mode: every whitespace character goes (one translate to a keep-mask) but
     the first of each run kept, which spans its whole run; a step per kept run only. The
-    text is the kept characters (joined while the maps are kept) when every kept one is
-    already a space, else the text path's (which writes each kept run as one space)."""
+    text is the kept characters, joined while the maps are kept, with each kept one that is
+    not a space written as one (the text path's spelling of a kept run), not the text path
+    run again over the whole text."""
     if _WS_RUN.search(m.text) is None:
         return m
     mask = bytearray(_keep_mask(m.text, _WS_SET))
     widened, widened_ends = offsets(), offsets()
+    respaced = offsets()  # kept positions of the kept whitespace characters that are not " "
     last = kept_before = 0  # characters kept before ``last``
-    spaces = True  # every kept whitespace character is " "
-    for run in _CJK_KEPT_RUN.finditer(m.text):
+    text = m.text
+    for run in _CJK_KEPT_RUN.finditer(text):
         a, b = run.span()
         mask[a] = 1
-        if spaces and m.text[a] != " ":
-            spaces = False
-        if b - a > 1:
+        if b - a > 1 or text[a] != " ":
             kept_before += mask.count(1, last, a)
             last = a
-            widened.append(kept_before)
-            widened_ends.append(max(m.ends[a:b]))
-    return _keep_widened(m, mask, None if spaces else _whitespace_text(m.text, flags), widened, widened_ends)
+            if text[a] != " ":
+                respaced.append(kept_before)
+            if b - a > 1:
+                widened.append(kept_before)
+                widened_ends.append(max(m.ends[a:b]))
+    kept = _keep_widened(m, mask, None, widened, widened_ends)
+    return Mapped(_respaced(kept.text, respaced), kept.starts, kept.ends) if respaced else kept
+
+
+def _respaced(text: str, positions: Sequence[int]) -> str:
+    """``text`` with the character at each of ``positions`` (ascending) replaced by a space."""
+    pieces: list[str] = []
+    pos = 0
+    for at in positions:
+        pieces.append(text[pos:at])
+        pos = at + 1
+    pieces.append(text[pos:])
+    return " ".join(pieces)
 
 
 STEPS: tuple[Step, ...] = (
