@@ -33,3 +33,13 @@ def test_kept_run_pattern_matches_its_plain_form(text: str) -> None:
 def test_the_patterns_match_where_expected() -> None:
     assert _steps._COMMA.sub("、", "1,000と a,b と 1, 2") == "1,000と a、b と 1、 2"
     assert [m.span() for m in _steps._CJK_KEPT_RUN.finditer("a  b 漢 c\td")] == [(1, 3), (8, 9)]
+
+
+_REPLACED = [chr(cp) for cp in (0xFF11, 0xFF21, 0xFF1A, 0xFF08, 0xFF71, 0xFF76)]  # １ Ａ ： （ ｱ ｶ
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from([*_REPLACED, *"aあ漢 ﾞ", "\U00020000"]), max_size=2000))
+def test_one_to_one_runs_translate_as_the_whole_text_does(text: str) -> None:
+    # Few runs: each translated alone; many (past the budget): the rest in one translate.
+    assert _steps._one_to_one(text) == text.translate(_steps._one_to_one_table())

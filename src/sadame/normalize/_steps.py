@@ -420,6 +420,32 @@ def _one_to_one_table() -> list[int]:
     return table
 
 
+@lru_cache(maxsize=1)
+def _one_to_one_runs() -> re.Pattern[str]:
+    """Runs of the characters :func:`_one_to_one_table` replaces."""
+    table = _one_to_one_table()
+    return re.compile("[" + "".join(re.escape(chr(cp)) for cp in range(0x10000) if table[cp] != cp) + "]+")
+
+
+def _one_to_one(text: str) -> str:
+    """``text.translate(_one_to_one_table())``, translating only its runs of replaced
+    characters while they are few (a translate reads every character through the table,
+    about 20 ns each); past one run per 64 characters, the rest in one translate."""
+    table = _one_to_one_table()
+    budget = 16 + (len(text) >> 6)
+    pieces: list[str] = []
+    pos = 0
+    for run in _one_to_one_runs().finditer(text):
+        if not budget:
+            break
+        budget -= 1
+        pieces.append(text[pos : run.start()])
+        pieces.append(run.group().translate(table))
+        pos = run.end()
+    pieces.append(text[pos:].translate(table) if not budget else text[pos:])
+    return "".join(pieces)
+
+
 def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # One-to-one replacements first, by one translate (spans unchanged, see
     # _one_to_one_table); then every output character of a remaining chunk gets the span
@@ -437,7 +463,7 @@ def _nfkc_mapped_by_chunks(m: Mapped, flags: NormalizeFlags) -> Mapped:
     the whole text)."""
     # (no early return when the translated text is normalized: an unchanged combining
     # sequence still gets its chunk's span, as it always has)
-    m = Mapped(m.text.translate(_one_to_one_table()), m.starts, m.ends)
+    m = Mapped(_one_to_one(m.text), m.starts, m.ends)
     text = m.text
     out = _Builder(len(text))  # NFKC rarely lengthens a text; repeat() grows it then
     chars = _Text()
