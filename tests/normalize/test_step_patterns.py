@@ -1,9 +1,11 @@
-"""The step patterns written for a fast search match what their plain forms match."""
+"""The steps' fast forms (patterns written for a fast search, the nfkc step's translate of
+runs) give what their plain forms give."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,4 +44,9 @@ _REPLACED = [chr(cp) for cp in (0xFF11, 0xFF21, 0xFF1A, 0xFF08, 0xFF71, 0xFF76)]
 @given(st.text(st.sampled_from([*_REPLACED, *"aあ漢 ﾞ", "\U00020000"]), max_size=2000))
 def test_one_to_one_runs_translate_as_the_whole_text_does(text: str) -> None:
     # Few runs: each translated alone; many (past the budget): the rest in one translate.
+    assert _steps._one_to_one(text) == text.translate(_steps._one_to_one_table())
+
+
+@pytest.mark.parametrize("text", ["１a" * 200, "a" * 5000 + "１a" * 90, "ｱ" * 300, "１a" * 10])
+def test_one_to_one_past_the_budget_and_within_it(text: str) -> None:
     assert _steps._one_to_one(text) == text.translate(_steps._one_to_one_table())
