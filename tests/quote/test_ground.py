@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -167,6 +168,42 @@ def test_words_around_mentions_follow_the_definition(text: str) -> None:
     found, _kinds = _ground._mentions_of(normalized, len(normalized.text))
     bounds = [(f[0], f[1]) for f in found]
     assert _ground._contexts(normalized.text, found) == _defined_contexts(normalized.text, bounds)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, st.randoms(use_true_random=False))
+def test_words_found_when_asked_are_the_eager_walk_s(text: str, rng: random.Random) -> None:
+    # The index reads a mention's words only when a claim asks (in any order): the same
+    # words as the walk over every mention.
+    normalized = normalize_with_offsets(text, flags=_ground.GROUNDING_FLAGS)
+    found, _kinds = _ground._mentions_of(normalized, len(normalized.text))
+    order = list(range(len(found)))
+    rng.shuffle(order)
+    lazy = _ground._LazyContexts(normalized.text, found)
+    eager = _ground._contexts(normalized.text, found)
+    assert {i: lazy.at(i) for i in order} == dict(enumerate(eager))
+
+
+def _eager_spans(index: NumberIndex, value: str, words: frozenset[str]) -> list[tuple[int, int]]:
+    """The spans a claim's number is shown (the module docstring): the mentions whose words
+    agree (none of their own, or one shared) first, then the others, at most MAX_NUMBER_SPANS."""
+    every = index._spans.get(value, [])
+    theirs = [index._around.at(m) for m in index._mention_of.get(value, [])]
+    agree = [i for i, w in enumerate(theirs) if not words or not w or w & words]
+    rest = [i for i in range(len(every)) if i not in agree]
+    return [every[i] for i in (agree + rest)[: _ground.MAX_NUMBER_SPANS]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, _TEXT)
+def test_spans_shown_are_the_agreeing_mentions_first(source: str, claim: str) -> None:
+    index = NumberIndex(source * 4)  # (repeated: values with more mentions than are shown)
+    if not claim.strip():
+        return
+    mentions, contexts, _cut = _ground._scan(claim)
+    for number, (mention, words) in zip(index.ground(claim).numbers, zip(mentions, contexts, strict=True), strict=False):
+        if not number.context_differs:
+            assert [(s.start, s.end) for s in number.spans] == _eager_spans(index, mention.value, words)
 
 
 @settings(max_examples=300, deadline=None)

@@ -52,7 +52,9 @@ _CJK_CHAR = re.compile(_CJK_CLASS)
 # those after or before a CJK character. The pattern starts with a literal space, so the
 # scan jumps from space to space; each test looks at one neighbour.
 _CJK_SPACE = re.compile(f" (?:(?<={_CJK_CLASS} )|(?={_CJK_CLASS}))")
-_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
+# (a comma not followed by a digit, or not preceded by one; written comma first so that the
+# search skips to the next comma instead of trying both branches at every position)
+_COMMA = re.compile(r"[,，](?:(?![0-9])|(?<![0-9][,，]))")
 _COLON_SPACE = re.compile(f"([:：]){_WS_CLASS}++")
 _WRAPPERS: dict[str, str] = {"「": "」", "『": "』", "“": "”", '"': '"'}
 
@@ -418,6 +420,32 @@ def _one_to_one_table() -> list[int]:
     return table
 
 
+@lru_cache(maxsize=1)
+def _one_to_one_runs() -> re.Pattern[str]:
+    """Runs of the characters :func:`_one_to_one_table` replaces."""
+    table = _one_to_one_table()
+    return re.compile("[" + "".join(re.escape(chr(cp)) for cp in range(0x10000) if table[cp] != cp) + "]+")
+
+
+def _one_to_one(text: str) -> str:
+    """``text.translate(_one_to_one_table())``, translating only its runs of replaced
+    characters while they are few (a translate reads every character through the table,
+    about 20 ns each); past one run per 64 characters, the rest in one translate."""
+    table = _one_to_one_table()
+    budget = 16 + (len(text) >> 6)
+    pieces: list[str] = []
+    pos = 0
+    for run in _one_to_one_runs().finditer(text):
+        if not budget:
+            break
+        budget -= 1
+        pieces.append(text[pos : run.start()])
+        pieces.append(run.group().translate(table))
+        pos = run.end()
+    pieces.append(text[pos:].translate(table) if not budget else text[pos:])
+    return "".join(pieces)
+
+
 def _nfkc_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     # One-to-one replacements first, by one translate (spans unchanged, see
     # _one_to_one_table); then every output character of a remaining chunk gets the span
@@ -435,7 +463,7 @@ def _nfkc_mapped_by_chunks(m: Mapped, flags: NormalizeFlags) -> Mapped:
     the whole text)."""
     # (no early return when the translated text is normalized: an unchanged combining
     # sequence still gets its chunk's span, as it always has)
-    m = Mapped(m.text.translate(_one_to_one_table()), m.starts, m.ends)
+    m = Mapped(_one_to_one(m.text), m.starts, m.ends)
     text = m.text
     out = _Builder(len(text))  # NFKC rarely lengthens a text; repeat() grows it then
     chars = _Text()
@@ -835,31 +863,48 @@ def _keep_widened(m: Mapped, mask: bytearray, text: str | None, widened: Sequenc
 # characters that are not CJK (see _cjk_keeps_run). Runs are maximal: the lookbehind admits a
 # run's start only, and a shorter match would end before whitespace.
 _NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
-_CJK_KEPT_RUN = re.compile(f"(?<={_NOT_WS_CJK}){_WS_CLASS}+(?={_NOT_WS_CJK})")
+# (whitespace first, the character before it checked by a two-character lookbehind: the search
+# skips to the next whitespace character instead of trying the lookbehind at every position)
+_CJK_KEPT_RUN = re.compile(f"{_WS_CLASS}(?<={_NOT_WS_CJK}{_WS_CLASS}){_WS_CLASS}*+(?={_NOT_WS_CJK})")
 
 
 def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     """The ``cjk`` mode: every whitespace character goes (one translate to a keep-mask) but
     the first of each run kept, which spans its whole run; a step per kept run only. The
-    text is the kept characters (joined while the maps are kept) when every kept one is
-    already a space, else the text path's (which writes each kept run as one space)."""
+    text is the kept characters, joined while the maps are kept, with each kept one that is
+    not a space written as one (the text path's spelling of a kept run), not the text path
+    run again over the whole text."""
     if _WS_RUN.search(m.text) is None:
         return m
     mask = bytearray(_keep_mask(m.text, _WS_SET))
     widened, widened_ends = offsets(), offsets()
+    respaced = offsets()  # kept positions of the kept whitespace characters that are not " "
     last = kept_before = 0  # characters kept before ``last``
-    spaces = True  # every kept whitespace character is " "
-    for run in _CJK_KEPT_RUN.finditer(m.text):
+    text = m.text
+    for run in _CJK_KEPT_RUN.finditer(text):
         a, b = run.span()
         mask[a] = 1
-        if spaces and m.text[a] != " ":
-            spaces = False
-        if b - a > 1:
+        if b - a > 1 or text[a] != " ":
             kept_before += mask.count(1, last, a)
             last = a
-            widened.append(kept_before)
-            widened_ends.append(max(m.ends[a:b]))
-    return _keep_widened(m, mask, None if spaces else _whitespace_text(m.text, flags), widened, widened_ends)
+            if text[a] != " ":
+                respaced.append(kept_before)
+            if b - a > 1:
+                widened.append(kept_before)
+                widened_ends.append(max(m.ends[a:b]))
+    kept = _keep_widened(m, mask, None, widened, widened_ends)
+    return Mapped(_respaced(kept.text, respaced), kept.starts, kept.ends) if respaced else kept
+
+
+def _respaced(text: str, positions: Sequence[int]) -> str:
+    """``text`` with the character at each of ``positions`` (ascending) replaced by a space."""
+    pieces: list[str] = []
+    pos = 0
+    for at in positions:
+        pieces.append(text[pos:at])
+        pos = at + 1
+    pieces.append(text[pos:])
+    return " ".join(pieces)
 
 
 STEPS: tuple[Step, ...] = (

@@ -64,7 +64,7 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 
 from __future__ import annotations
 
-import itertools
+import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -335,6 +335,62 @@ def _contexts(norm: str, bounds: list[_Found]) -> list[frozenset[str]]:
     return contexts
 
 
+class _LazyContexts:
+    """The words around each mention of a source, exactly :func:`_contexts`'s, each found
+    when first asked for: a claim's number reads those of its value's mentions only up to
+    the first :data:`MAX_NUMBER_SPANS` that agree (see :meth:`NumberIndex._agreeing`), so a
+    new source is not read around each of its numbers. Thread-safe: a context is a pure
+    function of the source, so two threads computing one store equal values."""
+
+    __slots__ = ("_ends", "_known", "_norm", "_pieces", "_starts", "_stops", "_words")
+
+    def __init__(self, norm: str, found: list[_Found]) -> None:
+        self._norm = norm
+        self._starts = [bound[0] for bound in found]
+        self._ends = [bound[1] for bound in found]
+        self._words: list[frozenset[str] | None] = [None] * len(found)
+        self._stops: list[int] = []
+        self._known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}
+        self._pieces: dict[str, list[str]] = {"": []}
+        if self._starts != sorted(self._starts):  # (_contexts walks its pointers in start order)
+            self._words = list(_contexts(norm, found))
+
+    def at(self, i: int) -> frozenset[str]:
+        """The words around mention ``i``."""
+        words = self._words[i]
+        if words is None:
+            words = self._words[i] = self._find(i)
+        return words
+
+    def _find(self, i: int) -> frozenset[str]:
+        """:func:`_contexts`'s loop body for mention ``i``, its pointers found by bisection."""
+        norm, starts, ends, stops = self._norm, self._starts, self._ends, self._stops
+        if not stops:
+            stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
+            stops.append(len(norm))  # (a sentinel: no mention ends after the text)
+            self._stops = stops
+        start, end = starts[i], ends[i]
+        lo = max(start - CONTEXT_WINDOW, ends[i - 1] if i else 0)
+        hi = min(end + CONTEXT_WINDOW, starts[i + 1] if i + 1 < len(starts) else len(norm))
+        k = bisect.bisect_left(stops, start)
+        if k and stops[k - 1] >= lo:
+            lo = stops[k - 1] + 1
+        after_end = bisect.bisect_left(stops, end, k)
+        if stops[after_end] < hi:
+            hi = stops[after_end]
+        key = (norm[lo:start], norm[end:hi] if hi > end else "")
+        words = self._known.get(key)
+        if words is None:
+            pieces = self._pieces
+            left, right = pieces.get(key[0]), pieces.get(key[1])
+            if left is None:
+                left = pieces[key[0]] = _BIGRAM.findall(key[0])
+            if right is None:
+                right = pieces[key[1]] = _BIGRAM.findall(key[1])
+            words = self._known[key] = frozenset(left + right)
+        return words
+
+
 def _scan_limit(text: str) -> int:
     """Where scanning stops: the start of the numeral run after the first :data:`MAX_MENTIONS`
     (one match of :data:`_PAST_MENTIONS`, which builds no string per run)."""
@@ -350,9 +406,10 @@ def scan_mentions(text: str) -> tuple[list[NumberMention], bool]:
 
 def _scan_found(
     text: str, prepared: NormalizedText | None = None
-) -> tuple[list[_Found], list[str], list[frozenset[str]], bool]:
+) -> tuple[list[_Found], list[str], str, bool]:
     """The mentions of ``text`` (:func:`_mentions_of`, offsets in ``text``), their kinds,
-    the words around each, and whether scanning stopped early.
+    the normalized text they were found in (their words are read from it: :func:`_contexts`
+    or :class:`_LazyContexts`), and whether scanning stopped early.
 
     ``prepared``: ``text`` already normalized with :data:`GROUNDING_FLAGS` (used when the
     whole text is scanned).
@@ -362,7 +419,7 @@ def _scan_found(
     if prepared is not None and (prepared.original is not text or prepared.flags != GROUNDING_FLAGS):
         prepared = None
     if _NUMERAL_RUN.search(prepared.text if prepared else normalize(text, flags=_NFKC_ONLY)) is None:
-        return [], [], [], False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
+        return [], [], "", False  # no numeral even after NFKC (①, ¹, ㋀ ...): nothing to scan
     limit = _scan_limit(text)
     truncated = limit < len(text)
     if prepared is not None and not truncated:
@@ -371,14 +428,15 @@ def _scan_found(
         normalized = normalize_with_offsets(text[:limit], flags=GROUNDING_FLAGS)
     keep_before = len(normalized.text) - _CUT_MARGIN if truncated else len(normalized.text)
     found, kinds = _mentions_of(normalized, keep_before)
-    return found, kinds, _contexts(normalized.text, found), truncated
+    return found, kinds, normalized.text, truncated
 
 
 def _scan(
     text: str, prepared: NormalizedText | None = None
 ) -> tuple[list[NumberMention], list[frozenset[str]], bool]:
     """The mentions of ``text``, the words around each, and whether scanning stopped early."""
-    found, kinds, contexts, truncated = _scan_found(text, prepared)
+    found, kinds, norm, truncated = _scan_found(text, prepared)
+    contexts = _contexts(norm, found)
     mentions = [
         NumberMention(text[a:b], a, b, kind, value, category)
         for (_s, _e, a, b, value, category), kind in zip(found, kinds, strict=True)
@@ -422,15 +480,13 @@ class NumberIndex:
     #: the source already normalized with :data:`GROUNDING_FLAGS` (shared with the quote
     #: check, which continues from it); used while scanning, not kept
     prepared: NormalizedText | None = field(default=None, repr=False, compare=False, kw_only=True)
-    #: the words around each span of ``_spans`` (same order)
-    _words: dict[str, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
-    #: per category: (value, words) of each of its mentions with words, for _said (which is
-    #: built on first use and reads only its category's)
-    _mentions: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict, init=False, repr=False)
+    #: the mention (an index of ``_found``) of each span of ``_spans`` (same order)
+    _mention_of: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
+    #: every mention of the source, in order (:func:`_mentions_of`)
+    _found: list[_Found] = field(default_factory=list, init=False, repr=False)
+    #: the words around each mention of ``_found``, found when first read
+    _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
-    #: per value: word -> the indexes of its spans with that word around them ("": none), built
-    #: when a claim first asks for the value
-    _by_word: dict[str, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -440,27 +496,22 @@ class NumberIndex:
             raise ValueError(
                 f"unknown numeric kind(s) {sorted(unknown)}: choose from {', '.join(NUMERIC_KINDS)}"
             )
-        found, _kinds, contexts, self.truncated = _scan_found(self.source, self.prepared)
+        found, _kinds, norm, self.truncated = _scan_found(self.source, self.prepared)
         self.prepared = None
-        by_value, by_words, said = self._spans, self._words, self._mentions
+        self._found, self._around = found, _LazyContexts(norm, found)
+        by_value, mention_of = self._spans, self._mention_of
         # per value: the lists of its spellings (the value and the coarser dates it grounds)
-        lists: dict[str, tuple[tuple[list[tuple[int, int]], list[frozenset[str]]], ...]] = {}
-        for (_s, _e, a, b, value, category), words in zip(found, contexts, strict=True):
+        lists: dict[str, tuple[tuple[list[tuple[int, int]], list[int]], ...]] = {}
+        for i, (_s, _e, a, b, value, _category) in enumerate(found):
             span = (a, b)  # a Span only when reported
             targets = lists.get(value)
             if targets is None:
                 targets = lists[value] = tuple(
-                    (by_value.setdefault(v, []), by_words.setdefault(v, [])) for v in (value, *_precisions(value))
+                    (by_value.setdefault(v, []), mention_of.setdefault(v, [])) for v in (value, *_precisions(value))
                 )
-            for spans, around in targets:
+            for spans, mentions in targets:
                 spans.append(span)
-                around.append(words)
-            if words:
-                in_category = said.get(category)
-                if in_category is None:
-                    said[category] = [(value, words)]
-                else:
-                    in_category.append((value, words))
+                mentions.append(i)
 
     @property
     def by_value(self) -> dict[str, list[Span]]:
@@ -475,7 +526,13 @@ class NumberIndex:
         said = self._said_index.get(category)
         if said is None:
             groups: dict[frozenset[str], set[str]] = {}  # mentions sharing their words
-            for value, words in self._mentions.get(category, ()):
+            around = self._around
+            for i, (_s, _e, _a, _b, value, of_category) in enumerate(self._found):
+                if of_category != category:
+                    continue
+                words = around.at(i)
+                if not words:
+                    continue
                 group = groups.get(words)
                 if group is None:
                     groups[words] = {value}
@@ -512,47 +569,37 @@ class NumberIndex:
 
     def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
         every = self._spans.get(mention.value, [])
-        if words:  # the mentions with no words of their own, or sharing one with the claim
-            index = self._word_index(mention.value)
-            agree = set(index.get("", ()))
-            for word in words:
-                agree.update(index.get(word, ()))
-        else:
-            agree = set(range(min(len(every), MAX_NUMBER_SPANS)))  # no words: every mention agrees
         source = self.source
-        if every and not agree and self._says_otherwise(mention, words):
-            elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
-            return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
-        # the mentions whose words agree first (the place a reader is shown), then the others
-        first = sorted(agree)[:MAX_NUMBER_SPANS]
-        rest = (span for i, span in enumerate(every) if i not in agree)
-        spans = [every[i] for i in first]
-        spans += itertools.islice(rest, MAX_NUMBER_SPANS - len(spans))
+        if words:  # the mentions with no words of their own, or sharing one with the claim, first
+            agree, others = self._agreeing(mention.value, words)
+            if every and not agree and self._says_otherwise(mention, words):
+                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+            spans = [every[i] for i in agree]
+            spans += [every[i] for i in others[: MAX_NUMBER_SPANS - len(spans)]]
+        else:
+            spans = every[:MAX_NUMBER_SPANS]  # no words: every mention agrees
         return GroundedNumber(
             mention, bool(every), tuple(Span(a, b, source[a:b]) for a, b in spans), len(every),
             len(every) > MAX_NUMBER_SPANS,
         )  # fmt: skip
 
-    def _word_index(self, value: str) -> dict[str, list[int]]:
-        index = self._by_word.get(value)
-        if index is None:
-            groups: dict[frozenset[str], list[int]] = {}  # the mentions sharing their words
-            for i, theirs in enumerate(self._words.get(value, ())):
-                group = groups.get(theirs)
-                if group is None:
-                    groups[theirs] = [i]
-                else:
-                    group.append(i)
-            index = {}
-            for theirs, indexes in groups.items():
-                for word in theirs or ("",):  # (a word is two characters: "" marks no words)
-                    known = index.get(word)
-                    if known is None:
-                        index[word] = list(indexes)
-                    else:
-                        known.extend(indexes)
-            self._by_word[value] = index  # whole, once built: safe to share across threads
-        return index
+    def _agreeing(self, value: str, words: frozenset[str]) -> tuple[list[int], list[int]]:
+        """The first :data:`MAX_NUMBER_SPANS` spans of ``value`` (indexes of its spans) whose
+        mention has no words of its own or shares one with ``words``, and the first that do
+        not: reading the source's mentions in order, only until that many agree."""
+        agree: list[int] = []
+        others: list[int] = []
+        around = self._around.at
+        for i, mention in enumerate(self._mention_of.get(value, ())):
+            theirs = around(mention)
+            if not theirs or not words.isdisjoint(theirs):
+                agree.append(i)
+                if len(agree) == MAX_NUMBER_SPANS:
+                    break
+            elif len(others) < MAX_NUMBER_SPANS:
+                others.append(i)
+        return agree, others
 
     def _says_otherwise(self, mention: NumberMention, words: frozenset[str]) -> bool:
         """True when the source puts a different number of the same category next to the
