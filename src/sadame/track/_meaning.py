@@ -43,6 +43,7 @@ from sadame.lang._predicate import (
     read_clauses,
     unjudged_consequence,
 )
+from sadame.track._lost import good_past_gone
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -274,6 +275,8 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
     if ("でき" in text or "出来" in text) and _fault_formed(tokens, negative):
         return True
     if "一方" in text and _good_then_contrast(tokens, negative):
+        return True
+    if good_past_gone(tokens, negative):  # 一時は減っていた落球が、今日は3回あった: a good past, gone now
         return True
     if not text.startswith(tuple(lexicon().past_words)):
         return False

@@ -1,0 +1,94 @@
+"""Readings that keep a problem from being read as praise or progress (issue 20, "problems lost").
+
+Each test here says a finding is a problem although its words look like progress; the meaning
+reader (:mod:`sadame.track._meaning`) asks them before anything else, so a lost problem -- never
+filed -- becomes a problem again. Every one reads the analyzer's tokens and the polarity lexicon.
+
+* :func:`good_past_gone`: a good past, then now (前回までは水平に通っていた刃筋が、今回は右下がりに
+  なっていた; 一時は減っていた落球が、今日は3回あった): the good held then, not now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sadame.lang import Token
+from sadame.lang._lexicon import lexicon
+from sadame.lang._polarity import negations_after
+from sadame.lang._predicate import read_clauses
+
+__all__ = ["good_past_gone"]
+
+#: Words after a temporary word that make it another word (一度に, 一度も, 一時的, 一度目).
+_NOT_TEMPORARY = frozenset({"に", "も", "で", "の", "目", "きり", "だけ", "しか"})
+#: Words of "even more" or "also" in the now part (今回はさらに, 今回も): no loss.
+_STILL = frozenset({"さらに", "更に", "一層", "いっそう", "一段", "一段と", "もっと", "引き続き", "変わらず"})
+_GOOD = ("praise", "better")
+
+
+def _past_was_good(past: Sequence[Token], negative: Sequence[str], strict: bool) -> bool:
+    """The past clause says something good (丁寧だった, できていた, 問題のなかった) or a fault gone
+    (減っていた, なくなっていた, 収まっていた), not a fault (目立っていた, 足りなくなっていた). ``strict``:
+    its own last part is praise (速力を落とさず船首を叩かれていた is no praise of 叩かれていた; 〜が出てきた
+    is no progress), and a verb of decrease that also names a fault (落ちる, 下がる) is none."""
+    lex = lexicon()
+    if strict:
+        cut = max((i + 1 for i, t in enumerate(past) if t.lemma == "ず" or t.surface == "、"), default=0)
+        past = past[cut:]
+    reading = read_clauses(past, negative)
+    if reading == "praise" or (reading == "better" and not strict):
+        return True
+    gone = (lex.decrease_verbs - lex.problem_verbs) | lex.better_words
+    return reading != "problem" and any(
+        (t.lemma in gone or t.normalized in gone) and not negations_after(past, i) for i, t in enumerate(past))
+
+
+def _names_a_fault(head: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The noun the past clause is said of names a fault (見落とし, 漏れ): its past is a fault's."""
+    lex = lexicon()
+    return any(t.lemma in lex.problem_nouns or t.surface in lex.problem_nouns
+               or any(w in t.surface for w in negative) for t in head if t.pos[0] in ("名詞", "接尾辞"))
+
+
+def _fault_word(past: Sequence[Token]) -> bool:
+    """A fault's word in the past clause, not negated (遅れがちだった; not 遅れのなかった)."""
+    lex = lexicon()
+    faults = lex.problem_verbs | lex.problem_nouns | lex.negative_states
+    return any(t.lemma in faults and not negations_after(past, i) for i, t in enumerate(past))
+
+
+def good_past_gone(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """A finding that opens on a past (前回は, 先月の練習では) or a time that held and ended (一時は,
+    一度, 前回までは), says in 〜た what was so then, and goes on with now (今回は, 今日は): a loss when
+    the past was good (先月は明瞭だったのに、今日は途切れて; 一度減ったオマツリが、今日は9回起きた). After
+    一時 / 一度 / 〜まで any past counts (前回までは指定値どおりだった空気圧が、今回は高めに入っていた),
+    unless it was a fault's (前回まで続いていた見落としは、今回は一つもなかった; 遅れがちだった返信が);
+    after 〜たのに、 (先週は時間どおりに始められていたのに、今日は) any past but a fault's counts when now
+    reads as nothing good; after a plain past only a good one counts, and not when now is praise, "also" or "even more"
+    (今回も, さらに)."""
+    words = [t for t in tokens if t.pos[0] != "空白"]
+    lex = lexicon()
+    if len(words) < 6:
+        return False
+    opener = words[0].surface
+    temporary = opener in lex.temporary_words and words[1].surface not in _NOT_TEMPORARY
+    if not temporary and opener not in lex.past_words:
+        return False
+    held = temporary or words[1].surface == "まで"
+    now = next((i for i in range(2, len(words)) if words[i].surface in lex.now_words), None)
+    end = next((j for j in range(1, now or 0) if words[j].surface == "た" and words[j].pos[0] == "助動詞"), None)
+    if now is None or end is None:
+        return False
+    past, head, after = words[1 : end + 1], words[end + 1 : now], words[now + 1 :]
+    if (after and after[0].surface == "も") or any(t.surface in _STILL or t.lemma in _STILL for t in after[:4]):
+        return False
+    good = _past_was_good(past, negative, strict=not held)
+    now_reads = read_clauses(after, negative)
+    concessive = [t.surface for t in head[:1]] == ["のに"] or [t.surface for t in head[:2]] == ["の", "に"]
+    if held or concessive:
+        absent = any(t.lemma in ("ない", "無い") and t.pos[0] == "形容詞" for t in past) \
+            and _names_a_fault(head, negative)  # 前回まではなかった漏れが: a fault absent then
+        fault_past = not (good or absent) and (read_clauses(past, negative) == "problem" or _fault_word(past)
+                                               or _names_a_fault(head, negative))  # 遅れがちだった返信が
+        return not fault_past and not (concessive and not held and now_reads in _GOOD)
+    return good and now_reads != "praise"
