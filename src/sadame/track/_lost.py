@@ -6,6 +6,8 @@ filed -- becomes a problem again. Every one reads the analyzer's tokens and the 
 
 * :func:`good_past_gone`: a good past, then now (前回までは水平に通っていた刃筋が、今回は右下がりに
   なっていた; 一時は減っていた落球が、今日は3回あった): the good held then, not now.
+* :func:`not_yet_become`: 〜になっていない at the end, of no fault (まだ相手に伝わる言い方になっていない):
+  the good state is not reached, whatever the clause before it says.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
 from sadame.lang._predicate import read_clauses
 
-__all__ = ["good_past_gone"]
+__all__ = ["good_past_gone", "not_yet_become"]
 
 #: Words after a temporary word that make it another word (一度に, 一度も, 一時的, 一度目).
 _NOT_TEMPORARY = frozenset({"に", "も", "で", "の", "目", "きり", "だけ", "しか"})
@@ -92,3 +94,32 @@ def good_past_gone(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
                                                or _names_a_fault(head, negative))  # 遅れがちだった返信が
         return not fault_past and not (concessive and not held and now_reads in _GOOD)
     return good and now_reads != "praise"
+
+
+#: Nouns before 〜になる that make a phrase, not a state (気になる: to mind).
+_PHRASE_NOUNS = frozenset({"気", "癖", "くせ", "問題", "課題"})
+
+
+def _is_fault_noun(token: Token, negative: Sequence[str]) -> bool:
+    """A fault's noun (遅れ, 妨げ, 猫背), a noun of a fault verb's stem included (妨げ -> 妨げる)."""
+    lex = lexicon()
+    faults = lex.problem_nouns | lex.negative_states
+    return token.lemma in faults or token.surface in faults or token.lemma + "る" in lex.problem_verbs \
+        or token.lemma in _PHRASE_NOUNS or any(w in token.surface for w in negative)
+
+
+def not_yet_become(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
+    """The finding ends on a noun + に + なる, negated (全員から見える形になっていない, 伝わる言い方には
+    なっていない): what it should be it is not, however good the clause that names it. Of a fault
+    (後続車の妨げになっていない, 猫背になっていない) it is praise, and so left alone."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    for i in range(len(words) - 1, 2, -1):
+        if words[i].lemma != "なる":
+            continue
+        at = i - 2 if words[i - 1].surface in ("は", "も") else i - 1  # 言い方にはなっていない
+        noun = words[at - 1]
+        if words[at].surface != "に" or noun.pos[0] != "名詞" or _is_fault_noun(noun, negative):
+            return False
+        negators = negations_after(words, i)
+        return bool(negators) and len(negators) % 2 == 1 and negators[-1] >= len(words) - 3
+    return False
