@@ -8,6 +8,7 @@ filed -- becomes a problem again. Every one reads the analyzer's tokens and the 
   なっていた; 一時は減っていた落球が、今日は3回あった): the good held then, not now.
 * :func:`not_yet_become`: 〜になっていない at the end, of no fault (まだ相手に伝わる言い方になっていない):
   the good state is not reached, whatever the clause before it says.
+* :func:`nearly_happened`: a near miss at the end (隣の人とぶつかりそうになった): a problem, not a change.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
 from sadame.lang._predicate import read_clauses
 
-__all__ = ["good_past_gone", "not_yet_become"]
+__all__ = ["good_past_gone", "nearly_happened", "not_yet_become"]
 
 #: Words after a temporary word that make it another word (一度に, 一度も, 一時的, 一度目).
 _NOT_TEMPORARY = frozenset({"に", "も", "で", "の", "目", "きり", "だけ", "しか"})
@@ -122,4 +123,28 @@ def not_yet_become(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
             return False
         negators = negations_after(words, i)
         return bool(negators) and len(negators) % 2 == 1 and negators[-1] >= len(words) - 3
+    return False
+
+
+#: What may follow the なる of a near miss (〜そうになっていた, 〜そうになってしまった).
+_END_AUXILIARIES = frozenset({"て", "で", "いる", "居る", "た", "だ", "ます", "しまう", "仕舞う", "ちゃう", "おる"})
+
+
+def nearly_happened(tokens: Sequence[Token]) -> bool:
+    """The finding ends on a verb + そう + に + なる (ぶつかりそうになった, こぼしそうになっていた): a near
+    miss, as much a problem as the mishap. Not of a good verb or a "can" (できそうになった), nor in
+    〜てきた (立てそうになってきた: coming within reach), nor negated."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    lex = lexicon()
+    good = lex.positive_states | lex.better_words | lex.success_verbs | {"できる", "出来る"}
+    for i in range(len(words) - 1, 2, -1):
+        if words[i].lemma != "なる":
+            continue
+        verb, tail = words[i - 3], words[i + 1 :]
+        if words[i - 2].lemma != "そう" or words[i - 1].normalized not in ("だ", "に") or verb.pos[0] != "動詞":
+            return False
+        if verb.lemma in good or verb.lemma in ("れる", "られる") or any(
+                t.lemma not in _END_AUXILIARIES and t.normalized not in _END_AUXILIARIES for t in tail):
+            return False
+        return not negations_after(words, i)
     return False
