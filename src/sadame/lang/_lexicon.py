@@ -57,6 +57,8 @@ class Lexicon:
     temporary_words: frozenset[str]
     #: Words of now after a past (今回, 今日); optional in the file
     now_words: frozenset[str]
+    #: Verbs of noticing (気づく); optional in the file
+    notice_verbs: frozenset[str]
     scalar_less: dict[str, int]
     scalar_more: dict[str, int]
 
@@ -83,7 +85,7 @@ def parse_lexicon(text: str) -> Lexicon:
     lists: dict[str, Any] = {name: frozenset(_words(data, name)) for name in _LISTS}
     lists["quality_suffixes"] = tuple(_words(data, "quality_suffixes"))
     lists["problem_suffixes"] = tuple(_words(data, "problem_suffixes")) if "problem_suffixes" in data else ()
-    for name in ("temporary_words", "now_words"):
+    for name in ("temporary_words", "now_words", "notice_verbs"):
         lists[name] = frozenset(_words(data, name)) if name in data else frozenset()
     lists.update({name: _scalar(data, name) for name in _SCALARS})
     return Lexicon(**lists)

@@ -9,6 +9,8 @@ filed -- becomes a problem again. Every one reads the analyzer's tokens and the 
 * :func:`not_yet_become`: 〜になっていない at the end, of no fault (まだ相手に伝わる言い方になっていない):
   the good state is not reached, whatever the clause before it says.
 * :func:`nearly_happened`: a near miss at the end (隣の人とぶつかりそうになった): a problem, not a change.
+* :func:`not_noticed`: a verb of noticing, negated at the end (〜していない子がいたのに気づかなかった): a
+  problem, though what went unnoticed is a fault (a fault's negation reads as praise elsewhere).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from sadame.lang._lexicon import lexicon
 from sadame.lang._polarity import negations_after
 from sadame.lang._predicate import read_clauses
 
-__all__ = ["good_past_gone", "nearly_happened", "not_yet_become"]
+__all__ = ["good_past_gone", "nearly_happened", "not_noticed", "not_yet_become"]
 
 #: Words after a temporary word that make it another word (一度に, 一度も, 一時的, 一度目).
 _NOT_TEMPORARY = frozenset({"に", "も", "で", "の", "目", "きり", "だけ", "しか"})
@@ -147,4 +149,19 @@ def nearly_happened(tokens: Sequence[Token]) -> bool:
                 t.lemma not in _END_AUXILIARIES and t.normalized not in _END_AUXILIARIES for t in tail):
             return False
         return not negations_after(words, i)
+    return False
+
+
+def not_noticed(tokens: Sequence[Token]) -> bool:
+    """The finding ends on a verb of noticing (気づく, 見抜く), negated, not a causative (気づかせない):
+    a thing went unnoticed. 気づかずに放置される場面は見られなくなった ends elsewhere and is left alone."""
+    words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
+    notice = lexicon().notice_verbs
+    for i in range(len(words) - 1, max(0, len(words) - 6), -1):
+        if words[i].lemma not in notice and words[i].normalized not in notice:
+            continue
+        if any(t.lemma in ("せる", "させる") for t in words[i + 1 : i + 3]):
+            return False
+        negators = negations_after(words, i)
+        return len(negators) % 2 == 1 and negators[-1] >= len(words) - 3
     return False
