@@ -4,11 +4,11 @@ Each test here says a finding is a problem although its words look like progress
 reader (:mod:`sadame.track._meaning`) asks them before anything else, so a lost problem -- never
 filed -- becomes a problem again. Every one reads the analyzer's tokens and the polarity lexicon.
 
-* :func:`good_past_gone`: a good past, then now (前回までは水平に通っていた刃筋が、今回は右下がりに
-  なっていた; 一時は減っていた落球が、今日は3回あった): the good held then, not now.
-* :func:`not_yet_become`: 〜になっていない at the end, of no fault (まだ相手に伝わる言い方になっていない):
+* :func:`good_past_gone`: a good past, then now (前回までは背筋が伸びていた構えが、今回は前かがみに
+  なっていた; 一時は減っていた言い間違いが、今日は何度も出た): the good held then, not now.
+* :func:`not_yet_become`: 〜になっていない at the end, of no fault (まだ初心者にも分かる順番になっていない):
   the good state is not reached, whatever the clause before it says.
-* :func:`nearly_happened`: a near miss at the end (隣の人とぶつかりそうになった): a problem, not a change.
+* :func:`nearly_happened`: a near miss at the end (自転車とぶつかりそうになった): a problem, not a change.
 * :func:`not_noticed`: a verb of noticing, negated at the end (〜していない子がいたのに気づかなかった): a
   problem, though what went unnoticed is a fault (a fault's negation reads as praise elsewhere).
 """
@@ -34,7 +34,7 @@ _GOOD = ("praise", "better")
 def _past_was_good(past: Sequence[Token], negative: Sequence[str], strict: bool) -> bool:
     """The past clause says something good (丁寧だった, できていた, 問題のなかった) or a fault gone
     (減っていた, なくなっていた, 収まっていた), not a fault (目立っていた, 足りなくなっていた). ``strict``:
-    its own last part is praise (速力を落とさず船首を叩かれていた is no praise of 叩かれていた; 〜が出てきた
+    its own last part is praise (手を止めずに相手に押されていた is no praise of 押されていた; 〜が出てきた
     is no progress), and a verb of decrease that also names a fault (落ちる, 下がる) is none."""
     lex = lexicon()
     if strict:
@@ -65,9 +65,9 @@ def _fault_word(past: Sequence[Token]) -> bool:
 def good_past_gone(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
     """A finding that opens on a past (前回は, 先月の練習では) or a time that held and ended (一時は,
     一度, 前回までは), says in 〜た what was so then, and goes on with now (今回は, 今日は): a loss when
-    the past was good (先月は明瞭だったのに、今日は途切れて; 一度減ったオマツリが、今日は9回起きた). After
-    一時 / 一度 / 〜まで any past counts (前回までは指定値どおりだった空気圧が、今回は高めに入っていた),
-    unless it was a fault's (前回まで続いていた見落としは、今回は一つもなかった; 遅れがちだった返信が);
+    the past was good (先月は板書が丁寧だったのに、今日は走り書きだった; 一度減った言い間違いが、今日は5回出た). After
+    一時 / 一度 / 〜まで any past counts (前回までは規定どおりだった間隔が、今回は広めに空いていた),
+    unless it was a fault's (前回まで目立っていた猫背は、今回は見られなかった; 遅れがちだった返信が);
     after 〜たのに、 (先週は時間どおりに始められていたのに、今日は) any past but a fault's counts when now
     reads as nothing good; after a plain past only a good one counts, and not when now is praise, "also" or "even more"
     (今回も, さらに)."""
@@ -112,9 +112,9 @@ def _is_fault_noun(token: Token, negative: Sequence[str]) -> bool:
 
 
 def not_yet_become(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
-    """The finding ends on a noun + に + なる, negated (全員から見える形になっていない, 伝わる言い方には
+    """The finding ends on a noun + に + なる, negated (初心者にも分かる順番になっていない, すれ違える広さには
     なっていない): what it should be it is not, however good the clause that names it. Of a fault
-    (後続車の妨げになっていない, 猫背になっていない) it is praise, and so left alone."""
+    (隣の人の妨げになっていない, 猫背になっていない) it is praise, and so left alone."""
     words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
     for i in range(len(words) - 1, 2, -1):
         if words[i].lemma != "なる":
@@ -154,7 +154,7 @@ def nearly_happened(tokens: Sequence[Token]) -> bool:
 
 def not_noticed(tokens: Sequence[Token]) -> bool:
     """The finding ends on a verb of noticing (気づく, 見抜く), negated, not a causative (気づかせない):
-    a thing went unnoticed. 気づかずに放置される場面は見られなくなった ends elsewhere and is left alone."""
+    a thing went unnoticed. 合図に気づかずに走り出すことがなくなった ends elsewhere and is left alone."""
     words = [t for t in tokens if t.pos[0] not in ("空白", "補助記号")]
     notice = lexicon().notice_verbs
     for i in range(len(words) - 1, max(0, len(words) - 6), -1):

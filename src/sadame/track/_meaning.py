@@ -278,7 +278,7 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
         return True
     if good_past_gone(tokens, negative) or ("なって" in text and not_yet_become(tokens, negative)) \
             or ("そうにな" in text and nearly_happened(tokens)) or not_noticed(tokens):
-        return True  # 一時は減っていた落球が、今日は3回あった; まだ伝わる形になっていない; ぶつかりそうになった
+        return True  # 一時は減っていた言い間違いが、今日は; まだ分かる順番になっていない; ぶつかりそうになった
     if not text.startswith(tuple(lexicon().past_words)):
         return False
     return _good_past_lost(tokens, negative) or _done_then_skipped(tokens, negative) or _took_longer(text)
