@@ -53,6 +53,12 @@ class Lexicon:
     negative_modifiers: frozenset[str]
     past_words: frozenset[str]
     return_words: frozenset[str]
+    #: Words of a time that held and ended (一時, 一度); optional in the file
+    temporary_words: frozenset[str]
+    #: Words of now after a past (今回, 今日); optional in the file
+    now_words: frozenset[str]
+    #: Verbs of noticing (気づく); optional in the file
+    notice_verbs: frozenset[str]
     scalar_less: dict[str, int]
     scalar_more: dict[str, int]
 
@@ -79,6 +85,8 @@ def parse_lexicon(text: str) -> Lexicon:
     lists: dict[str, Any] = {name: frozenset(_words(data, name)) for name in _LISTS}
     lists["quality_suffixes"] = tuple(_words(data, "quality_suffixes"))
     lists["problem_suffixes"] = tuple(_words(data, "problem_suffixes")) if "problem_suffixes" in data else ()
+    for name in ("temporary_words", "now_words", "notice_verbs"):
+        lists[name] = frozenset(_words(data, name)) if name in data else frozenset()
     lists.update({name: _scalar(data, name) for name in _SCALARS})
     return Lexicon(**lists)
 

@@ -46,6 +46,7 @@ from sadame.lang._predicate import (
     read_clauses,
     unjudged_consequence,
 )
+from sadame.track._lost import good_past_gone, nearly_happened, not_noticed, not_yet_become
 
 __all__ = ["KINDS", "SUBJECT_SEPARATOR", "clean_markup", "finding_meaning", "is_praise", "negative_is_resolved",
            "subject_of"]
@@ -298,6 +299,9 @@ def _vetoed(text: str, tokens: Sequence[Token], negative: Sequence[str]) -> bool
         return True
     if "一方" in text and _good_then_contrast(tokens, negative):
         return True
+    if good_past_gone(tokens, negative) or ("なって" in text and not_yet_become(tokens, negative)) \
+            or ("そうにな" in text and nearly_happened(tokens)) or not_noticed(tokens):
+        return True  # 一時は減っていた言い間違いが、今日は; まだ分かる順番になっていない; ぶつかりそうになった
     if not text.startswith(tuple(lexicon().past_words)):
         return False
     return _good_past_lost(tokens, negative) or _done_then_skipped(tokens, negative) or _took_longer(text)
