@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from sadame.track import Tracker, load_ruleset
+from sadame.track import Tracker, default_ruleset, load_ruleset
+from sadame.track._ruleset import finding_kind
 from sadame.track._views import TrackerConfig
 
 #: The lifecycle tests are written against the seed's keys.
@@ -26,3 +28,19 @@ def snapshot(t: Tracker, user: str) -> list[dict[str, Any]]:
         out.append({"issue": detail["issue"], "keys": detail["keys"],
                     "detections": [(d["session_id"], d["position"], d["issue_id"]) for d in detail["detections"]]})
     return out
+
+
+def golden_rows(file: str) -> list[tuple[str, ...]]:
+    """The tab-separated rows of a golden file in ``tests/track/data`` (blank and ``#`` lines skipped)."""
+    lines = (Path(__file__).parent / "data" / file).read_text("utf-8").splitlines()
+    return [tuple(line.split("\t")) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def assert_reads_as(text: str, kind: str, label: str) -> None:
+    """``coaching-ja`` reads ``text`` as ``kind`` the way the tracker reads a finding; praise may
+    read as progress, never as a problem."""
+    got = finding_kind(text, default_ruleset())
+    if kind == "praise":
+        assert got in ("praise", "improvement"), label
+    else:
+        assert got == kind, label

@@ -4,18 +4,13 @@ for the better, and the worsenings, losses and returns that must stay problems, 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sadame.track import default_ruleset
 from sadame.track._ruleset import finding_kind
+from tests.track._helpers import assert_reads_as, golden_rows
 
-CASES = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "change_forms.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
+CASES = golden_rows("change_forms.tsv")
 
 
 def test_the_golden_file_covers_every_kind_and_many_classes() -> None:
@@ -26,17 +21,7 @@ def test_the_golden_file_covers_every_kind_and_many_classes() -> None:
 
 @pytest.mark.parametrize(("form", "text", "kind"), CASES)
 def test_each_change_form_reads_as_its_kind(form: str, text: str, kind: str) -> None:
-    got = finding_kind(text, default_ruleset())
-    if kind == "praise":  # praise may read as progress; never as a problem
-        assert got in ("praise", "improvement"), form
-    else:
-        assert got == kind, form
-
-
-def _fresh(file: str) -> list[tuple[str, ...]]:
-    """The rows (set, domain, text, kind) of one pass's fresh sets in ``tests/track/data``."""
-    lines = (Path(__file__).parent / "data" / file).read_text("utf-8").splitlines()
-    return [tuple(line.split("\t")) for line in lines if line.strip() and not line.startswith("#")]
+    assert_reads_as(text, kind, form)
 
 
 #: Each pass's fresh sets and what it read of each after it (improvements recognised, problems lost):
@@ -65,7 +50,7 @@ FLOORS: dict[str, tuple[bool, int, dict[str, tuple[int, int]]]] = {
 def test_each_pass_s_fresh_sets_read_at_least_as_well_as_after_it(file: str, name: str) -> None:
     problems, least, floors = FLOORS[file]
     rows = [(text, "problem" if problems and kind not in ("improvement", "praise") else kind)
-            for s, _, text, kind in _fresh(file) if s == name]
+            for s, _, text, kind in golden_rows(file) if s == name]
     assert len(rows) >= least
     _assert_floor(name, rows, *floors[name])
 

@@ -4,18 +4,11 @@ read by ``coaching-ja`` the way the tracker reads a finding."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from sadame.track import default_ruleset
-from sadame.track._ruleset import finding_kind
+from tests.track._helpers import assert_reads_as, golden_rows
 
-CASES = [
-    tuple(line.split("\t"))
-    for line in (Path(__file__).parent / "data" / "problems_lost.tsv").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-]
+CASES = golden_rows("problems_lost.tsv")
 
 
 def test_each_class_has_problems_and_controls() -> None:
@@ -27,8 +20,4 @@ def test_each_class_has_problems_and_controls() -> None:
 
 @pytest.mark.parametrize(("cls", "text", "kind"), CASES)
 def test_each_finding_reads_as_its_kind(cls: str, text: str, kind: str) -> None:
-    got = finding_kind(text, default_ruleset())
-    if kind == "praise":  # praise may read as progress; never as a problem
-        assert got in ("praise", "improvement"), cls
-    else:
-        assert got == kind, cls
+    assert_reads_as(text, kind, cls)
