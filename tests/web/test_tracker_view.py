@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sadame.web.pages._tracker_view import absolute_time, event_reason_ja, relative_time, viewer_zone
+from tests.web.conftest import LiveServer
 
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 
@@ -33,3 +34,21 @@ def test_history_reasons_are_japanese() -> None:
     assert ev("ignore", "ignore by user", "user") == "無視に設定しました"
     assert ev("ignore", "既知の問題", "web:acme") == "既知の問題"
     assert ev("unmerge", "status restored to what it was before the merge", "user") == "統合前の状態に戻しました"
+
+
+def test_a_merged_issue_names_the_other_by_title_in_its_history(live_server: LiveServer) -> None:
+    # issue 20: "a merged issue is listed as a bare hex id" — the history said 「課題 23da0aa3f7b1 に統合されました」
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as api:
+        report = api.post("/api/track/ingest", json={"user_id": "sato", "session_id": "s1",
+                                                     "insights": ["歩幅が小さい", "ストライドが狭い"]}).json()
+        target, source = (e["issue_id"] for e in report["new"] + report["deferred"])
+        assert api.post("/api/track/users/sato/merge",
+                        json={"target_id": target, "source_ids": [source]}).status_code == 200
+    with live_server.client() as client:
+        login = client.post("/tracker/login", data={"api_key": key})
+    with live_server.client(cookies=dict(login.cookies)) as page:
+        source_page = page.get(f"/tracker/users/sato/issues/{source}").text
+        target_page = page.get(f"/tracker/users/sato/issues/{target}").text
+    assert "「歩幅が小さい」に統合されました" in source_page and target[:12] + " に" not in source_page
+    assert "「ストライドが狭い」を統合しました" in target_page

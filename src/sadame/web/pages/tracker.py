@@ -7,7 +7,7 @@ merge / unmerge) are plain form posts that redirect back.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote as urlquote
 
 from fastapi import APIRouter, Form, Request
@@ -24,9 +24,13 @@ from sadame.web.pages._tracker_view import (
     MARKER_LABELS,
     absolute_time,
     event_reason_ja,
+    merge_event_ids,
     relative_time,
     viewer_zone,
 )
+
+if TYPE_CHECKING:
+    from sadame.track import Tracker
 
 __all__ = ["EVENT_LABELS", "STATUS_LABELS", "TIER_LABELS", "router"]
 
@@ -154,6 +158,18 @@ def user_dashboard(user_id: str, request: Request, ctx: Ctx, page: str | None = 
     return render(request, browser, "tracker_user.html", context)
 
 
+def _titles(tracker: Tracker, user_id: str, issue_ids: list[str]) -> dict[str, str]:
+    """Titles of the issues a page names (merged ones, those its history names), at most
+    :data:`MAX_MERGED_TITLES`; an issue no longer there (its user erased) is left out."""
+    titles: dict[str, str] = {}
+    for iid in list(dict.fromkeys(issue_ids))[:MAX_MERGED_TITLES]:
+        try:
+            titles[iid] = tracker.show(user_id, iid).issue.title
+        except LookupError:
+            continue
+    return titles
+
+
 @router.get("/tracker/users/{user_id}/issues/{issue_id}", response_class=HTMLResponse)
 def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str | None = None) -> HTMLResponse:
     browser, tenant = _signed_in(request, ctx)
@@ -166,11 +182,11 @@ def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str 
             tracker.similar(user_id, detail["issue"]["issue_id"], limit=5))
     except (ValueError, LookupError) as exc:
         return _failure(request, browser, exc)
-    for e in detail["events"]:
-        e["reason_ja"], e["when"] = event_reason_ja(e), relative_time(e["at"], zone)
-        e["when_absolute"] = absolute_time(e["at"], zone)
     linked = [*detail["merged"], *([detail["issue"]["merged_into"]] if detail["issue"]["merged_into"] else [])]
-    titles = {i: tracker.show(user_id, i).issue.title for i in linked[:MAX_MERGED_TITLES]}
+    titles = _titles(tracker, user_id, [*linked, *merge_event_ids(detail["events"])])
+    for e in detail["events"]:
+        e["reason_ja"], e["when"] = event_reason_ja(e, titles), relative_time(e["at"], zone)
+        e["when_absolute"] = absolute_time(e["at"], zone)
     context = {
         "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
         "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
