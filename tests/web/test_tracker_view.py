@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from sadame.web.pages._tracker_view import absolute_time, event_reason_ja, relative_time, viewer_zone
@@ -52,3 +53,24 @@ def test_a_merged_issue_names_the_other_by_title_in_its_history(live_server: Liv
         target_page = page.get(f"/tracker/users/sato/issues/{target}").text
     assert "「歩幅が小さい」に統合されました" in source_page and target[:12] + " に" not in source_page
     assert "「ストライドが狭い」を統合しました" in target_page
+
+
+def test_the_timeline_legend_explains_every_mark_it_draws(live_server: LiveServer) -> None:
+    # the per-issue timeline drew 「・」 for a deferred candidate, and its legend never said what it meant
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as api:
+        for session, insights in (("s1", ["歩幅が小さい", "上体が前に倒れすぎている"]), ("s2", ["歩幅が小さい"]),
+                                  ("s3", ["歩幅は以前より広がった"])):
+            assert api.post("/api/track/ingest", json={"user_id": "sato", "session_id": session,
+                                                       "insights": insights}).status_code == 200
+    with live_server.client() as client:
+        login = client.post("/tracker/login", data={"api_key": key})
+    with live_server.client(cookies=dict(login.cookies)) as page:
+        html = page.get("/tracker/users/sato").text
+    section = html[html.index('<section class="timeline"'):]
+    section = section[:section.index("</section>")]
+    note = re.search(r'<p class="muted note">(.*?)</p>', section)
+    assert note is not None
+    drawn = set(re.findall(r'<span aria-label="[^"]*">([^<]+)</span>', section))
+    assert {"●", "▲", "・"} <= drawn
+    assert [mark for mark in sorted(drawn) if mark not in note.group(1)] == []
