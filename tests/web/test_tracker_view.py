@@ -74,3 +74,22 @@ def test_the_timeline_legend_explains_every_mark_it_draws(live_server: LiveServe
     drawn = set(re.findall(r'<span aria-label="[^"]*">([^<]+)</span>', section))
     assert {"●", "▲", "・"} <= drawn
     assert [mark for mark in sorted(drawn) if mark not in note.group(1)] == []
+
+
+def test_an_issue_not_mentioned_this_time_is_listed_by_its_title(live_server: LiveServer) -> None:
+    # 「今回は指摘なし 腕振りがまた小さくなっている」 read as if the arm swing had shrunk again this time:
+    # the absent list names the issue (its title), not the last sentence that mentioned it
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as api:
+        for session, insights in (("s1", ["腕振りが小さい"]), ("s2", ["腕振りがまた小さくなっている"]),
+                                  ("s3", ["上体が前に倒れすぎている"])):
+            report = api.post("/api/track/ingest", json={"user_id": "sato", "session_id": session,
+                                                         "insights": insights}).json()
+    assert [e["text"] for e in report["absent"]] == ["腕振りがまた小さくなっている"]  # the API keeps the finding
+    with live_server.client() as client:
+        login = client.post("/tracker/login", data={"api_key": key})
+    with live_server.client(cookies=dict(login.cookies)) as page:
+        html = page.get("/tracker/users/sato").text
+    section = html[html.index('<section class="absent"'):]
+    section = section[:section.index("</section>")]
+    assert "腕振りが小さい</a>" in section and "また" not in section

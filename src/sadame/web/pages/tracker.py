@@ -128,6 +128,9 @@ def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[
     absent = ([e for e in latest.improvements if e.source == "progress"] + latest.absent) if latest else []
     timeline = tracker.issue_timelines(user_id, [r["issue_id"] for r in rows[:TIMELINE_ISSUES]])
     titles = {r["issue_id"]: r["title"] for r in rows}
+    absent_rows = to_jsonable(absent)
+    for row in absent_rows:  # named by the issue, not by the last sentence that mentioned it (〜がまた〜)
+        row["name"] = titles.get(row["issue_id"]) or row["text"]
     for line in timeline["rows"]:
         line["title"] = titles[line["issue_id"]]
         line["cells"] = [(m, *MARKER_LABELS[m]) if m else None for m in line["cells"]]
@@ -135,7 +138,7 @@ def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[
         "issues": rows, "counts": counts, "page": number, "pages": max(1, -(-total // PAGE_SIZE)),
         "total": total, "labels": STATUS_LABELS,
         "total_chart": build_chart(summaries, TOTAL_SERIES, "regressed"), "total_series": TOTAL_SERIES,
-        "summaries": summaries, "improvements": to_jsonable(said), "absent": to_jsonable(absent),
+        "summaries": summaries, "improvements": to_jsonable(said), "absent": absent_rows,
         "deferred": to_jsonable(latest.deferred) if latest else [], "timeline": timeline, "ui": _LABELS,
         "markers": MARKER_LABELS,
         "latest": latest.session_id if latest else None,
