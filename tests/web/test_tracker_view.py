@@ -93,3 +93,23 @@ def test_an_issue_not_mentioned_this_time_is_listed_by_its_title(live_server: Li
     section = html[html.index('<section class="absent"'):]
     section = section[:section.index("</section>")]
     assert "腕振りが小さい</a>" in section and "また" not in section
+
+
+def test_an_issue_marked_again_is_called_so_in_its_history(live_server: LiveServer) -> None:
+    # 「腕振りがまた小さくなっている」 after a session without it: the user's page marks the issue 再発,
+    # its own history said only 「再検出」
+    key = live_server.key("acme")
+    with live_server.client(headers={"Authorization": f"Bearer {key}"}) as api:
+        for session, insights in (("s1", ["腕振りが小さい"]), ("s2", ["上体が前に倒れすぎている"]),
+                                  ("s3", ["腕振りがまた小さくなっている"])):
+            report = api.post("/api/track/ingest", json={"user_id": "sato", "session_id": session,
+                                                         "insights": insights}).json()
+    [back] = report["regressions"]
+    with live_server.client() as client:
+        login = client.post("/tracker/login", data={"api_key": key})
+    with live_server.client(cookies=dict(login.cookies)) as page:
+        user_page = page.get("/tracker/users/sato").text
+        history = page.get(f"/tracker/users/sato/issues/{back['issue_id']}").text
+    assert f'data-issue="{back["issue_id"]}"' in user_page and "m-regressed" in user_page
+    events = history[history.index('<ol class="events">'):]
+    assert ">再発</strong>" in events and "セッション s3 で" in events

@@ -173,6 +173,14 @@ def _titles(tracker: Tracker, user_id: str, issue_ids: list[str]) -> dict[str, s
     return titles
 
 
+def _regressed_sessions(tracker: Tracker, user_id: str, issue_id: str) -> set[str]:
+    """The recent sessions whose report marks the issue 再発: a return cue after a gap reopens
+    no resolved issue, so its event is a 再検出, yet the user's page says 再発 (the history must too)."""
+    timeline = tracker.issue_timelines(user_id, [issue_id])
+    cells: list[str | None] = next((row["cells"] for row in timeline["rows"] if row["issue_id"] == issue_id), [])
+    return {sid for sid, mark in zip(timeline["sessions"], cells, strict=False) if mark == "regressed"}
+
+
 @router.get("/tracker/users/{user_id}/issues/{issue_id}", response_class=HTMLResponse)
 def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str | None = None) -> HTMLResponse:
     browser, tenant = _signed_in(request, ctx)
@@ -187,9 +195,13 @@ def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str 
         return _failure(request, browser, exc)
     linked = [*detail["merged"], *([detail["issue"]["merged_into"]] if detail["issue"]["merged_into"] else [])]
     titles = _titles(tracker, user_id, [*linked, *merge_event_ids(detail["events"])])
+    regressed = _regressed_sessions(tracker, user_id, detail["issue"]["issue_id"])
     for e in detail["events"]:
         e["reason_ja"], e["when"] = event_reason_ja(e, titles), relative_time(e["at"], zone)
         e["when_absolute"] = absolute_time(e["at"], zone)
+        if e["event"] == "redetect" and e.get("session_id") in regressed:
+            e["label"], e["reason_ja"] = _LABELS.markers["regressed"][0], (
+                f"セッション {e['session_id']} で、しばらく指摘がなかった課題が「また」などの言葉とともに再び指摘されました")
     context = {
         "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
         "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
