@@ -66,6 +66,29 @@ def test_a_matcher_s_cost_and_time_outs_are_reported(tmp_path: Path) -> None:
     assert slow.cost is not None and slow.cost.timeouts == 2 and slow.totals()["new"] == 1  # timed out: new
 
 
+class AskedMatcher:
+    """Records what it was asked about and matches nothing."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def match(self, text: str, candidates: Sequence[MatchCandidate], *, purpose: Purpose) -> MatchResult | None:
+        self.asked.append(text)
+        return None
+
+
+def test_a_matcher_is_measured_on_the_later_findings_only(tmp_path: Path) -> None:
+    # the user's earlier issues are the set-up: asking the matcher about each of them (35 calls a
+    # pair on the blind set, an hour against a server that is down) made 「per session」 a cost of the set-up
+    path = tmp_path / "track_paraphrase.json"
+    path.write_text(json.dumps(SMALL, ensure_ascii=False), encoding="utf-8")
+    spy = AskedMatcher()
+    report = run_paraphrase_eval(path, matcher=spy)
+    earlier = {e["text"] for e in SMALL[0]["earlier"]}
+    assert spy.asked and not earlier & set(spy.asked)
+    assert report.cost is not None and report.cost.calls == len(spy.asked) and report.cost.sessions == 2
+
+
 def test_track_eval_scores_a_blind_directory(tmp_path: Path) -> None:
     (tmp_path / "track_paraphrase.json").write_text(json.dumps(SMALL, ensure_ascii=False), encoding="utf-8")
     out = CliRunner().invoke(cli, ["track", "eval", str(tmp_path)])

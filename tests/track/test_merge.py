@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sadame.track import MergeError, Tracker, issue_id, load_ruleset
+from sadame.track import MergeError, Tracker, default_ruleset, issue_id, load_ruleset
 from sadame.track._errors import MigrationNeedsReview
 from sadame.track._lifecycle import rebuild
 from sadame.track._views import TrackerConfig
@@ -52,6 +52,24 @@ def test_detections_through_an_alias_go_back_on_unmerge(db_url: str) -> None:
     t.unmerge("u", source)
     views = {v.issue_id: v for v in t.list_issues("u")}
     assert views[source].occurrence_count == 2 and views[target].occurrence_count == 1
+
+
+def test_a_merge_does_not_count_an_improvement_as_a_detection(db_url: str) -> None:
+    # 「歩幅は以前より広がった」 is linked to 歩幅が小さい as evidence of progress, not a sighting:
+    # the merge recount must leave it out, as the ingest did (issue 20's coach story)
+    t = tracker(db_url, config=WIDE, ruleset=default_ruleset())
+    t.ingest("u", "s1", ["歩幅が小さい", "ストライドが狭い"], at=at(1))
+    t.ingest("u", "s2", ["歩幅が小さい"], at=at(2))
+    report = t.ingest("u", "s3", ["歩幅は以前より広がった"], at=at(3))
+    views = {v.title: v for v in t.list_issues("u")}
+    target = views["歩幅が小さい"]
+    assert [e.issue_id for e in report.improvements] == [target.issue_id]
+    assert (target.occurrence_count, target.last_session_id) == (2, "s2")
+    merged = t.merge("u", target.issue_id, [views["ストライドが狭い"].issue_id])
+    assert (merged.occurrence_count, merged.last_session_id) == (2, "s2")
+    assert merged.last_detected_at == target.last_detected_at
+    restored = {v.title: v for v in t.unmerge("u", target.issue_id)}
+    assert (restored["歩幅が小さい"].occurrence_count, restored["歩幅が小さい"].last_session_id) == (2, "s2")
 
 
 @pytest.mark.parametrize(

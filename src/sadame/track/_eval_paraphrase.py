@@ -124,8 +124,10 @@ def _own_issue(report: SessionReport) -> str | None:
 
 
 def _score_one(tracker: Tracker, name: str, earlier: list[dict[str, str]], later: dict[str, Any],
-               cost: MatcherCost | None = None) -> dict[str, int]:
-    first = tracker.ingest(name, "s1", [e["text"] for e in earlier])
+               cost: MatcherCost | None = None, setup: Tracker | None = None) -> dict[str, int]:
+    """``setup`` (the same database, no matcher) ingests the earlier issues: they are the user's
+    history, not what is measured, so the matcher is asked only about the later finding."""
+    first = (setup or tracker).ingest(name, "s1", [e["text"] for e in earlier])
     ids = {e.text: e.issue_id for e in first.new + first.deferred + first.remaining + first.duplicates}
     by_earlier = {e["id"]: ids.get(e["text"]) for e in earlier}
     target = by_earlier.get(later["same_as"]) if later["same_as"] else None
@@ -161,12 +163,13 @@ def run_paraphrase_eval(path: str | Path, ruleset: Ruleset | None = None, *, mat
         report.matcher, report.cost = type(matcher).__name__, MatcherCost()
     with tempfile.TemporaryDirectory(prefix="sadame-blind-para-") as tmp:
         config = TrackerConfig(max_new_per_session=1_000, matcher_timeout=matcher_timeout)
-        with Tracker(f"sqlite:///{tmp}/para.db", tenant="blind", ruleset=rs, config=config,
-                     matcher=counting) as tracker:
+        url = f"sqlite:///{tmp}/para.db"
+        with Tracker(url, tenant="blind", ruleset=rs, config=config, matcher=counting) as tracker, \
+                Tracker(url, tenant="blind", ruleset=rs, config=config) as setup:
             for u in users:
                 row_total = report.by_user.setdefault(u["user"], dict.fromkeys(_COLS, 0))
                 for n, later in enumerate(u["later"]):
-                    row = _score_one(tracker, f"{u['user']}-{n}", u["earlier"], later, report.cost)
+                    row = _score_one(tracker, f"{u['user']}-{n}", u["earlier"], later, report.cost, setup)
                     for k, v in row.items():
                         row_total[k] += v
                     if (row["paraphrases"] and not row["top3"]) or row["false_suggestion"] or row["wrong_link"]:

@@ -25,7 +25,7 @@ from sadame.track._errors import IllegalTransition, InvalidInsight, IssueNotFoun
 from sadame.track._lifecycle import TRANSITIONS, Event, Status, transition
 from sadame.track._models import DetectionRow, EventRow, IssueRow, KeyRow, RulesetRow, SessionRow, UserRow
 from sadame.track._ruleset import Ruleset, issue_id, strip_label
-from sadame.track._views import IssueView
+from sadame.track._views import IssueView, Outcome
 
 __all__ = [
     "DETECTIONS",
@@ -338,12 +338,15 @@ class Transaction:
         self.user_exists = True
 
     def recount(self, iid: str) -> None:
-        """Recompute an issue's occurrence figures from its stored detections (merge/unmerge)."""
+        """Recompute an issue's occurrence figures from its stored detections (merge/unmerge).
+        An improvement linked to the issue is evidence of progress, not a sighting: the ingest
+        never counted it, so neither does this."""
         issue = self.get(iid)
         d = DETECTIONS
+        seen = (d.c.kind == "issue") & (d.c.outcome != Outcome.IMPROVEMENT.value)
         row = self.conn.execute(
             select(func.count(func.distinct(d.c.seq)), func.min(d.c.at), func.max(d.c.at), func.max(d.c.seq))
-            .where(self.scope(d), d.c.issue_id == iid, d.c.kind == "issue")
+            .where(self.scope(d), d.c.issue_id == iid, seen)
         ).first()
         assert row is not None
         issue["occurrence_count"] = int(row[0])

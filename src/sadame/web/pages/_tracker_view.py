@@ -8,6 +8,7 @@ times relative to now in the viewer's timezone (JST unless ``?tz=`` names anothe
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,6 +20,7 @@ __all__ = [
     "MARKER_LABELS",
     "absolute_time",
     "event_reason_ja",
+    "merge_event_ids",
     "relative_time",
     "viewer_zone",
 ]
@@ -90,17 +92,37 @@ def _short(issue_id: object) -> str:
     return str(issue_id or "")[:12]
 
 
-def _merge_reason(event: dict[str, Any]) -> str:
+def _named(issue_id: object, titles: Mapping[str, str]) -> str:
+    """An issue as a coach knows it: 「its title」, or 課題 and its short id when the title is not at hand."""
+    title = titles.get(str(issue_id or ""))
+    return f"「{title}」" if title else f"課題 {_short(issue_id)} "
+
+
+def _merge_reason(event: dict[str, Any], titles: Mapping[str, str]) -> str:
     data = event.get("data") or {}
     if event["event"] == "merge":
         if "into" in data:
-            return f"課題 {_short(data['into'])} に統合されました"
-        return f"{len(data.get('sources', []))} 件の課題を統合しました"
+            return f"{_named(data['into'], titles)}に統合されました"
+        sources = [str(s) for s in data.get("sources", [])]
+        if sources and all(s in titles for s in sources):
+            return f"{'、'.join(_named(s, titles) for s in sources)}を統合しました"
+        return f"{len(sources)} 件の課題を統合しました"
     if "from" in data:
-        return f"課題 {_short(data['from'])} との統合を解除しました"
+        return f"{_named(data['from'], titles)}との統合を解除しました"
     if "source" in data:
-        return f"課題 {_short(data['source'])} の統合を解除しました"
+        return f"{_named(data['source'], titles)}の統合を解除しました"
     return "統合前の状態に戻しました"
+
+
+def merge_event_ids(events: list[dict[str, Any]]) -> list[str]:
+    """The other issues the merge and unmerge entries of a history name (to look their titles up)."""
+    found: list[str] = []
+    for event in events:
+        if event.get("event") in ("merge", "unmerge"):
+            data = event.get("data") or {}
+            found += [str(data[k]) for k in ("into", "from", "source") if data.get(k)]
+            found += [str(s) for s in data.get("sources", [])]
+    return list(dict.fromkeys(found))
 
 
 def _session_count(reason: object) -> str:
@@ -108,12 +130,13 @@ def _session_count(reason: object) -> str:
     return found.group(1) if found else "規定の"
 
 
-def event_reason_ja(event: dict[str, Any]) -> str:
-    """A Japanese sentence for one history entry (the reason a person typed is kept as typed)."""
+def event_reason_ja(event: dict[str, Any], titles: Mapping[str, str] | None = None) -> str:
+    """A Japanese sentence for one history entry (the reason a person typed is kept as typed);
+    ``titles`` (issue id -> title) names the issues a merge joined by their titles."""
     name, session, actor = event.get("event"), event.get("session_id"), str(event.get("actor") or "")
     where = f"セッション {session} で" if session else ""
     if name in ("merge", "unmerge"):
-        return _merge_reason(event)
+        return _merge_reason(event, titles or {})
     if name in ("ignore", "reopen") and actor not in _SYSTEM_ACTORS:
         typed = str(event.get("reason") or "")
         default = typed == f"{name} by {actor}" or not typed

@@ -7,7 +7,7 @@ merge / unmerge) are plain form posts that redirect back.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote as urlquote
 
 from fastapi import APIRouter, Form, Request
@@ -24,9 +24,13 @@ from sadame.web.pages._tracker_view import (
     MARKER_LABELS,
     absolute_time,
     event_reason_ja,
+    merge_event_ids,
     relative_time,
     viewer_zone,
 )
+
+if TYPE_CHECKING:
+    from sadame.track import Tracker
 
 __all__ = ["EVENT_LABELS", "STATUS_LABELS", "TIER_LABELS", "router"]
 
@@ -124,6 +128,9 @@ def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[
     absent = ([e for e in latest.improvements if e.source == "progress"] + latest.absent) if latest else []
     timeline = tracker.issue_timelines(user_id, [r["issue_id"] for r in rows[:TIMELINE_ISSUES]])
     titles = {r["issue_id"]: r["title"] for r in rows}
+    absent_rows = to_jsonable(absent)
+    for row in absent_rows:  # named by the issue, not by the last sentence that mentioned it (〜がまた〜)
+        row["name"] = titles.get(row["issue_id"]) or row["text"]
     for line in timeline["rows"]:
         line["title"] = titles[line["issue_id"]]
         line["cells"] = [(m, *MARKER_LABELS[m]) if m else None for m in line["cells"]]
@@ -131,7 +138,7 @@ def _dashboard(tracker: Any, user_id: str, number: int, tz: str | None) -> dict[
         "issues": rows, "counts": counts, "page": number, "pages": max(1, -(-total // PAGE_SIZE)),
         "total": total, "labels": STATUS_LABELS,
         "total_chart": build_chart(summaries, TOTAL_SERIES, "regressed"), "total_series": TOTAL_SERIES,
-        "summaries": summaries, "improvements": to_jsonable(said), "absent": to_jsonable(absent),
+        "summaries": summaries, "improvements": to_jsonable(said), "absent": absent_rows,
         "deferred": to_jsonable(latest.deferred) if latest else [], "timeline": timeline, "ui": _LABELS,
         "markers": MARKER_LABELS,
         "latest": latest.session_id if latest else None,
@@ -154,6 +161,26 @@ def user_dashboard(user_id: str, request: Request, ctx: Ctx, page: str | None = 
     return render(request, browser, "tracker_user.html", context)
 
 
+def _titles(tracker: Tracker, user_id: str, issue_ids: list[str]) -> dict[str, str]:
+    """Titles of the issues a page names (merged ones, those its history names), at most
+    :data:`MAX_MERGED_TITLES`; an issue no longer there (its user erased) is left out."""
+    titles: dict[str, str] = {}
+    for iid in list(dict.fromkeys(issue_ids))[:MAX_MERGED_TITLES]:
+        try:
+            titles[iid] = tracker.show(user_id, iid).issue.title
+        except LookupError:
+            continue
+    return titles
+
+
+def _regressed_sessions(tracker: Tracker, user_id: str, issue_id: str) -> set[str]:
+    """The recent sessions whose report marks the issue 再発: a return cue after a gap reopens
+    no resolved issue, so its event is a 再検出, yet the user's page says 再発 (the history must too)."""
+    timeline = tracker.issue_timelines(user_id, [issue_id])
+    cells: list[str | None] = next((row["cells"] for row in timeline["rows"] if row["issue_id"] == issue_id), [])
+    return {sid for sid, mark in zip(timeline["sessions"], cells, strict=False) if mark == "regressed"}
+
+
 @router.get("/tracker/users/{user_id}/issues/{issue_id}", response_class=HTMLResponse)
 def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str | None = None) -> HTMLResponse:
     browser, tenant = _signed_in(request, ctx)
@@ -166,11 +193,15 @@ def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str 
             tracker.similar(user_id, detail["issue"]["issue_id"], limit=5))
     except (ValueError, LookupError) as exc:
         return _failure(request, browser, exc)
-    for e in detail["events"]:
-        e["reason_ja"], e["when"] = event_reason_ja(e), relative_time(e["at"], zone)
-        e["when_absolute"] = absolute_time(e["at"], zone)
     linked = [*detail["merged"], *([detail["issue"]["merged_into"]] if detail["issue"]["merged_into"] else [])]
-    titles = {i: tracker.show(user_id, i).issue.title for i in linked[:MAX_MERGED_TITLES]}
+    titles = _titles(tracker, user_id, [*linked, *merge_event_ids(detail["events"])])
+    regressed = _regressed_sessions(tracker, user_id, detail["issue"]["issue_id"])
+    for e in detail["events"]:
+        e["reason_ja"], e["when"] = event_reason_ja(e, titles), relative_time(e["at"], zone)
+        e["when_absolute"] = absolute_time(e["at"], zone)
+        if e["event"] == "redetect" and e.get("session_id") in regressed:
+            e["label"], e["reason_ja"] = _LABELS.markers["regressed"][0], (
+                f"セッション {e['session_id']} で、しばらく指摘がなかった課題が「また」などの言葉とともに再び指摘されました")
     context = {
         "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
         "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
