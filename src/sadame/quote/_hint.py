@@ -7,7 +7,10 @@ normalized Indel similarity); a window scoring under :data:`MIN_SCORE`, or shari
 consecutive characters with the quote, is no hint. The
 window is mapped back to the original source and kept to the lines where it shares
 characters with the quote. At most 16
-lookups and 16 small alignments per quote: linear in the source, whatever the input.
+lookups and 16 small alignments per quote: linear in the source, whatever the input. A quote
+longer than :data:`MAX_HINT_CHARS` (normalized) gets no hint: an alignment costs about the cube
+of the quote's length (an output of one 9,700-character line, taken whole as its quote, took
+17 s), and the eval sets' quotes are at most 75 characters.
 
 Compared with the k-gram voting used before (on the eval sets' 65 missing quotes): the two
 agree (overlapping spans) on 61 of the 63 both answer; on the two glued-sentence quotes
@@ -25,10 +28,12 @@ from rapidfuzz import fuzz
 from sadame.normalize._blocks import LazyOffsets
 from sadame.quote._verify import QuoteVerifier, Span
 
-__all__ = ["MIN_SCORE", "NearestPassage", "nearest_passage"]
+__all__ = ["MAX_HINT_CHARS", "MIN_SCORE", "NearestPassage", "nearest_passage"]
 
 #: The lowest alignment score that is shown as a hint.
 MIN_SCORE = 30.0
+#: The longest quote (normalized characters) that is looked for a nearest passage.
+MAX_HINT_CHARS = 400
 _SAMPLES = 4  # k-grams of the quote looked up
 _PER_GRAM = 4  # occurrences of each k-gram used as candidate places
 
@@ -90,7 +95,7 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
     target = verifier.normalized_quote(quote)
     mapped = verifier.mapped
     text = mapped.text
-    if not target or not text:
+    if not target or not text or len(target) > MAX_HINT_CHARS:
         return None
     best: tuple[float, int, int] | None = None
     for a, b in _windows(target, mapped):
