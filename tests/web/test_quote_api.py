@@ -72,3 +72,19 @@ def test_page_says_when_a_number_is_in_the_source_only_in_another_context(live_s
         page = client.post("/quote", data={"source": source, "output": "保育士を3名増員する。"})
     assert page.status_code == 200
     assert "数値は原文にあるが文脈が異なる" in page.text and "✔ 裏付けあり" not in page.text
+    assert "（2:6 「3名」）" in page.text  # where the other context is, as a grounded number's row says
+    # the summary reads naturally when the output has no number at all
+    assert "数値は 0 件中" not in page.text
+    with live_server.client() as client:
+        plain = client.post("/quote", data={"source": source, "output": "「保育士を2名増員する」"}).text
+        none = client.post("/quote", data={"source": source, "output": "「来年度は」"}).text
+    assert "数値は 1 件中 <strong>1</strong> 件に裏付けがあります。" in plain
+    assert "数値は 0 件中" not in none and "出力に数値はありません。" in none.split('id="summary"')[1].split("</section>")[0]
+
+
+def test_check_json_gives_where_a_number_of_another_context_is() -> None:
+    from sadame.quote import check_output
+
+    data = check_output("来年度は保育士を2名増員する。\n別に保健師3名を配置する。\n", "保育士を3名増員する。").to_dict()
+    (number,) = data["numbers"]["numbers"]
+    assert number["context_differs"] and number["position"] == "" and number["elsewhere_position"] == "2:6"

@@ -86,12 +86,16 @@ class CheckResult:
     segments: tuple[Segment, ...]
     summary: dict[str, Any]
     number_positions: tuple[str, ...] = ()
+    #: line:column of the first other-context occurrence of each number ("" when none)
+    elsewhere_positions: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         numbers = self.numbers.to_dict()
         del numbers["claim"]  # the output itself: the caller has it
         for entry, position in zip(numbers["numbers"], self.number_positions, strict=False):
             entry["position"] = position
+        for entry, position in zip(numbers["numbers"], self.elsewhere_positions, strict=False):
+            entry["elsewhere_position"] = position
         return {
             "preset": self.preset,
             "summary": self.summary,
@@ -203,6 +207,8 @@ def check_output(
     numbers = prepared.numbers.ground(output)
     quotes = _checked(verifier, extracted, results, lines)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
+    elsewhere = tuple(lines.at(n.elsewhere[0].start) if n.elsewhere else "" for n in numbers.numbers)
     segments = _segments(source, quotes, numbers)
-    return CheckResult(preset, quotes, numbers, segments, _summary(quotes, numbers, found - len(extracted)), positions)
+    summary = _summary(quotes, numbers, found - len(extracted))
+    return CheckResult(preset, quotes, numbers, segments, summary, positions, elsewhere)
 

@@ -73,6 +73,8 @@ class GroundedNumber(BaseModel):
     #: where the value does appear, in that other context
     elsewhere: list[Span] = []
     position: str | None = None
+    #: line:column of the first of ``elsewhere`` (the check's answer only)
+    elsewhere_position: str | None = None
 
 
 class ClaimResponse(BaseModel):
