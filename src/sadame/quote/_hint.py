@@ -20,6 +20,7 @@ docs/guide/quote.md.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,15 @@ def _clip_to_lines(source: str, span: tuple[int, int], core: tuple[int, int]) ->
     line_start = source.rfind("\n", 0, core[0]) + 1
     line_end = source.find("\n", core[1])
     return max(span[0], line_start), min(span[1], line_end if line_end != -1 else span[1])
+
+
+def _skip_leading_marks(source: str, start: int, end: int) -> int:
+    """``start`` moved past the spaces and punctuation a window may begin with (the ``: `` after a
+    bold label), so the hint starts at a word; unchanged when nothing else is in the span."""
+    at = start
+    while at < end and (source[at].isspace() or unicodedata.category(source[at]).startswith("P")):
+        at += 1
+    return at if at < end else start
 
 
 def _core(target: str, text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -111,4 +121,5 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
         return None  # not two characters in a row in common: no passage is near
     span = mapped.original_span(start, end)
     a, b = _clip_to_lines(verifier.source, span, mapped.original_span(*core))
+    a = _skip_leading_marks(verifier.source, a, b)
     return NearestPassage(Span(a, b, verifier.source[a:b]), round(float(score), 1))
