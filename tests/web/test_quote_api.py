@@ -88,3 +88,21 @@ def test_check_json_gives_where_a_number_of_another_context_is() -> None:
     data = check_output("来年度は保育士を2名増員する。\n別に保健師3名を配置する。\n", "保育士を3名増員する。").to_dict()
     (number,) = data["numbers"]["numbers"]
     assert number["context_differs"] and number["position"] == "" and number["elsewhere_position"] == "2:6"
+
+
+def test_a_missing_quote_not_looked_for_does_not_say_nothing_near_was_found(live_server: LiveServer) -> None:
+    from sadame.quote._check import MAX_HINTS
+    from sadame.quote._hint import MAX_HINT_CHARS
+
+    source = "来年度は保育士を2名増員する。\n"
+    long = "保育士を増員する" * (MAX_HINT_CHARS // 8 + 1)
+    many = "".join(f"「該当なし{i}」" for i in range(MAX_HINTS + 1))
+    with live_server.client() as client:
+        long_page = client.post("/quote", data={"source": source, "output": f"「{long}」"}).text
+        many_page = client.post("/quote", data={"source": source, "output": many}).text
+    assert "近い箇所も見つかりませんでした" not in long_page
+    assert f"引用が長いため、近い箇所は探していません（{MAX_HINT_CHARS:,} 文字まで）。" in long_page
+    assert many_page.count("近い箇所も見つかりませんでした") == MAX_HINTS
+    assert f"近い箇所を探すのは最初の {MAX_HINTS} 件までです。" in many_page
+    data = check_output(source, f"「{long}」").to_dict()
+    assert data["quotes"][0]["hint_skipped"] == "too_long" and data["quotes"][0]["nearest"] is None

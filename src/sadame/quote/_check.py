@@ -23,7 +23,7 @@ from typing import Any
 from sadame.quote._cache import LineIndex, prepared_source
 from sadame.quote._extract import MAX_QUOTES, ExtractedQuote, count_quotes
 from sadame.quote._ground import ClaimResult
-from sadame.quote._hint import NearestPassage, nearest_passage
+from sadame.quote._hint import NearestPassage, hint_too_long, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
 
 __all__ = ["CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
@@ -64,12 +64,15 @@ class CheckedQuote:
     position: str = ""
     nearest: NearestPassage | None = None
     nearest_position: str = ""
+    #: why a missing quote was not looked for a nearest passage: "too_long" (over
+    #: MAX_HINT_CHARS), "over_cap" (past the first MAX_HINTS missing quotes); "" when it was
+    hint_skipped: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"number": self.number, "origin": self.extracted.origin, **self.result.to_dict(),
                 "position": self.position,
                 "nearest": self.nearest.to_dict() if self.nearest else None,
-                "nearest_position": self.nearest_position}
+                "nearest_position": self.nearest_position, "hint_skipped": self.hint_skipped}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +135,17 @@ def _checked(
     hints = 0
     for number, (quote, result) in enumerate(zip(extracted, results, strict=True), start=1):
         position = lines.at(result.span.start) if result.span else ""
-        nearest = None
-        if result.status == "missing" and hints < MAX_HINTS:
-            hints += 1
-            nearest = nearest_passage(verifier, quote.text)
+        nearest, skipped = None, ""
+        if result.status == "missing":
+            if hint_too_long(verifier, quote.text):
+                skipped = "too_long"
+            elif hints >= MAX_HINTS:
+                skipped = "over_cap"
+            else:
+                hints += 1
+                nearest = nearest_passage(verifier, quote.text)
         where = lines.at(nearest.span.start) if nearest else ""
-        checked.append(CheckedQuote(number, quote, result, position, nearest, where))
+        checked.append(CheckedQuote(number, quote, result, position, nearest, where, skipped))
     return tuple(checked)
 
 

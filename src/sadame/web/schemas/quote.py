@@ -97,6 +97,8 @@ class CheckedQuote(QuoteResult):
     position: str
     nearest: Nearest | None
     nearest_position: str
+    #: why no nearest passage was looked for: "too_long", "over_cap" ("" when it was)
+    hint_skipped: str = ""
 
 
 class CheckedNumbers(BaseModel):
