@@ -58,3 +58,20 @@ def test_empty_key_lists_and_exports_say_where_they_looked(sqlite_url: str) -> N
     assert f"no API keys in database {sqlite_url}" in err and "sadame web create-key --tenant NAME" in err
     code, out, err = _run("track", "export", "--db", sqlite_url, "--tenant", "nobody")
     assert code == 0 and out == "" and "tenant 'nobody' has no users" in err
+
+
+def test_a_timeline_or_a_deletion_that_finds_no_user_says_where_it_looked(sqlite_url: str) -> None:
+    code, _out, _err = _run("track", "ingest", "--user", "u1", "--session", "s1", "--db", sqlite_url, "-",
+                            stdin='["安定性が不足している"]')
+    assert code == 0
+    code, out, err = _run("track", "timeline", "--user", "nobody", "--db", sqlite_url)
+    assert code == 0 and out == ""  # it printed nothing at all
+    assert f"user 'nobody' has no sessions (database {sqlite_url}, tenant 'default')" in err
+    code, out, err = _run("track", "timeline", "--user", "u1", "--db", sqlite_url)
+    assert "s1" in out and err == ""
+    code, out, err = _run("track", "delete-user", "--user", "nobody", "--yes", "--db", sqlite_url)
+    assert code == 0 and f"user 'nobody' has no tracker data (database {sqlite_url}, tenant 'default')" in err
+    code, out, err = _run("track", "delete-user", "--user", "u1", "--yes", "--db", sqlite_url, "--tenant", "zzz")
+    assert "tenant 'zzz' has no users" in err and "tenants here: default" in err
+    code, out, err = _run("track", "delete-user", "--user", "u1", "--yes", "--db", sqlite_url)
+    assert code == 0 and "users 1" in out and f"user 'u1' deleted (database {sqlite_url}, tenant 'default')" in err

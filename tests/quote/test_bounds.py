@@ -91,3 +91,21 @@ def test_the_scan_stops_at_the_run_after_the_first_max_mentions_numeral_runs() -
     texts += ["".join(rng.choice("1２二万 a") for _ in range(rng.randint(0, 6 * MAX_MENTIONS))) for _ in range(40)]
     for text in texts:
         assert _scan_limit(text) == counted(text)
+
+
+def test_a_quote_longer_than_the_hint_cap_gets_no_nearest_passage() -> None:
+    # An output of one long line with no quote marks is one quote; aligning it costs about
+    # the cube of its length (9,700 characters took 17 s, 120,000 held a worker for minutes).
+    from sadame.quote import check_output
+    from sadame.quote._hint import MAX_HINT_CHARS, nearest_passage
+    from sadame.quote._verify import QuoteVerifier
+
+    source = "".join(f"項目{i}は{i % 97}名で{i % 13}%増加。" for i in range(2_000))
+    near = "".join(f"項目は{i % 97}名で{i % 13}%増加。" for i in range(20))
+    long = "".join(f"項目は{i % 97}名で{i % 13}%増加。" for i in range(MAX_HINT_CHARS // 10 + 10))
+    verifier = QuoteVerifier(source)
+    assert len(near) < MAX_HINT_CHARS < len(long)
+    assert nearest_passage(verifier, near) is not None  # a short missing quote still gets its hint
+    assert nearest_passage(verifier, long) is None
+    (checked,) = check_output(source, long).quotes
+    assert checked.result.status == "missing" and checked.nearest is None

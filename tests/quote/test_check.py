@@ -134,3 +134,12 @@ def test_cli_check_reads_standard_input_and_exits_0_when_everything_holds(tmp_pa
     assert run.exit_code == 0, run.output
     bad = CliRunner().invoke(cli, ["quote", "check", "-s", str(tmp_path / "source.md"), str(tmp_path / "nope.txt")])
     assert bad.exit_code == 2 and "OUTPUT_FILE" in bad.output
+
+
+def test_a_nearest_passage_does_not_start_with_the_punctuation_of_a_label() -> None:
+    source = "## 人員配置\n- **人員**: 保育士を2名増員し、延長保育に対応する。\n"
+    (checked,) = check_output(source, "「保育士を5名増員し、夜間保育にも対応する」").quotes
+    assert checked.nearest is not None
+    assert checked.nearest.span.text == "保育士を2名増員し、延長保育に対応する"  # it was ": 保育士を…"
+    assert source[checked.nearest.span.start : checked.nearest.span.end] == checked.nearest.span.text
+    assert checked.nearest_position == "2:11"

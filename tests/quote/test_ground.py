@@ -120,14 +120,21 @@ def test_spans_whose_words_agree_come_first() -> None:
     assert [s.text for s in r.numbers[0].spans] == ["一億二千万円", "１億２０００万円"]
 
 
-@pytest.mark.parametrize("claim", ["令和5年4月", "2023年4月", "2023年", "4月1日", "令和5年4月1日", "2023/4/1"])
+@pytest.mark.parametrize("claim", ["令和5年4月", "2023年4月", "2023年", "4月1日", "令和5年4月1日", "2023/4/1", "4月", "４月"])
 def test_dates_ground_at_the_precision_the_claim_states(claim: str) -> None:
     r = ground_numbers(f"{claim}に施行", CONTEXT_SOURCE)
     assert r.status == "grounded", r.reason
     assert r.numbers[0].spans[0].text == "令和5年4月1日"
 
 
-@pytest.mark.parametrize("claim", ["令和5年4月2日", "2023年5月", "2024年", "2023年4月1日"])
+@pytest.mark.parametrize(("claim", "source"), [("4月から新体制", "2023年4月に新体制"), ("4月から新体制", "4月1日に新体制")])
+def test_a_bare_month_is_grounded_by_a_date_in_that_month(claim: str, source: str) -> None:
+    # 「4月から」 against 「2023年4月に」 said ✘ 原文にありません
+    assert ground_numbers(claim, source).status == "grounded"
+    assert ground_numbers(claim.replace("4月", "5月"), source).status == "ungrounded"
+
+
+@pytest.mark.parametrize("claim", ["令和5年4月2日", "2023年5月", "2024年", "2023年4月1日", "5月"])
 def test_a_finer_or_different_date_is_not_grounded_by_a_coarser_one(claim: str) -> None:
     assert ground_numbers(claim, "施行は2023年4月。" if claim == "2023年4月1日" else CONTEXT_SOURCE).status == "ungrounded"
 

@@ -72,3 +72,37 @@ def test_page_says_when_a_number_is_in_the_source_only_in_another_context(live_s
         page = client.post("/quote", data={"source": source, "output": "保育士を3名増員する。"})
     assert page.status_code == 200
     assert "数値は原文にあるが文脈が異なる" in page.text and "✔ 裏付けあり" not in page.text
+    assert "（2:6 「3名」）" in page.text  # where the other context is, as a grounded number's row says
+    # the summary reads naturally when the output has no number at all
+    assert "数値は 0 件中" not in page.text
+    with live_server.client() as client:
+        plain = client.post("/quote", data={"source": source, "output": "「保育士を2名増員する」"}).text
+        none = client.post("/quote", data={"source": source, "output": "「来年度は」"}).text
+    assert "数値は 1 件中 <strong>1</strong> 件に裏付けがあります。" in plain
+    assert "数値は 0 件中" not in none and "出力に数値はありません。" in none.split('id="summary"')[1].split("</section>")[0]
+
+
+def test_check_json_gives_where_a_number_of_another_context_is() -> None:
+    from sadame.quote import check_output
+
+    data = check_output("来年度は保育士を2名増員する。\n別に保健師3名を配置する。\n", "保育士を3名増員する。").to_dict()
+    (number,) = data["numbers"]["numbers"]
+    assert number["context_differs"] and number["position"] == "" and number["elsewhere_position"] == "2:6"
+
+
+def test_a_missing_quote_not_looked_for_does_not_say_nothing_near_was_found(live_server: LiveServer) -> None:
+    from sadame.quote._check import MAX_HINTS
+    from sadame.quote._hint import MAX_HINT_CHARS
+
+    source = "来年度は保育士を2名増員する。\n"
+    long = "保育士を増員する" * (MAX_HINT_CHARS // 8 + 1)
+    many = "".join(f"「該当なし{i}」" for i in range(MAX_HINTS + 1))
+    with live_server.client() as client:
+        long_page = client.post("/quote", data={"source": source, "output": f"「{long}」"}).text
+        many_page = client.post("/quote", data={"source": source, "output": many}).text
+    assert "近い箇所も見つかりませんでした" not in long_page
+    assert f"引用が長いため、近い箇所は探していません（{MAX_HINT_CHARS:,} 文字まで）。" in long_page
+    assert many_page.count("近い箇所も見つかりませんでした") == MAX_HINTS
+    assert f"近い箇所を探すのは最初の {MAX_HINTS} 件までです。" in many_page
+    data = check_output(source, f"「{long}」").to_dict()
+    assert data["quotes"][0]["hint_skipped"] == "too_long" and data["quotes"][0]["nearest"] is None

@@ -61,6 +61,12 @@ def _describe(url: str, report: _Report) -> str:
     return f"{where} is up to date ({', '.join(report.current)})"
 
 
+def schema_behind(db_url: str) -> str | None:
+    """What ``sadame db check`` would say, when the database is missing or behind (None when current)."""
+    url, report = _state(db_url)
+    return _describe(url, report) if report.behind else None
+
+
 @click.group("db", epilog="Example:\n\n    sadame db upgrade --db postgresql://me@db/sadame && sadame db check")
 def db() -> None:
     """Migrate the database and show where its schema stands (upgrade, current, check)."""

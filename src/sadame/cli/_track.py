@@ -361,6 +361,10 @@ def delete_user(yes: bool, actor: str, user: str, as_json: bool, db: str | None,
     if not yes:
         click.confirm(f"delete all tracker data of user {user!r} in tenant {tenant!r}?", abort=True)
     counts = _tracker(db, tenant).delete_user(user, actor=actor)
+    if any(counts.values()):
+        _say_where(db, tenant, f"user {user!r} deleted")
+    else:
+        _say_nothing(db, tenant, f"user {user!r} has no tracker data")
     echo_json(counts) if as_json else click.echo(", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
@@ -425,6 +429,8 @@ def eval_(directory: str, ruleset: str | None, use_llm: bool, matcher_timeout: f
 def timeline(user: str, as_json: bool, db: str | None, tenant: str) -> None:
     """Per-session counts for charts: new, open, resolved, regressions."""
     points = _tracker(db, tenant).timeline(user)
+    if not points:
+        _say_nothing(db, tenant, f"user {user!r} has no sessions")
     if as_json:
         echo_json(points)
         return

@@ -65,6 +65,12 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     if not has_active_keys(url):
         click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
                    f"{db_flag(url)}")
+    if not settings.migrate:
+        from sadame.cli._db import schema_behind
+
+        behind = schema_behind(url)
+        if behind:  # the deploy was to migrate first: /readyz keeps this server out of rotation until then
+            click.echo(f"sadame: {behind} (SADAME_WEB_MIGRATE=0: /readyz answers 503 until then)")
     try:
         serve(url, host=host, port=port, workers=count, settings=settings,
               log_level=log_level or env.log_level, log_format=env.log_format)

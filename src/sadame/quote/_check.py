@@ -23,7 +23,7 @@ from typing import Any
 from sadame.quote._cache import LineIndex, prepared_source
 from sadame.quote._extract import MAX_QUOTES, ExtractedQuote, count_quotes
 from sadame.quote._ground import ClaimResult
-from sadame.quote._hint import NearestPassage, nearest_passage
+from sadame.quote._hint import NearestPassage, hint_too_long, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
 
 __all__ = ["CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
@@ -64,12 +64,15 @@ class CheckedQuote:
     position: str = ""
     nearest: NearestPassage | None = None
     nearest_position: str = ""
+    #: why a missing quote was not looked for a nearest passage: "too_long" (over
+    #: MAX_HINT_CHARS), "over_cap" (past the first MAX_HINTS missing quotes); "" when it was
+    hint_skipped: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"number": self.number, "origin": self.extracted.origin, **self.result.to_dict(),
                 "position": self.position,
                 "nearest": self.nearest.to_dict() if self.nearest else None,
-                "nearest_position": self.nearest_position}
+                "nearest_position": self.nearest_position, "hint_skipped": self.hint_skipped}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +89,16 @@ class CheckResult:
     segments: tuple[Segment, ...]
     summary: dict[str, Any]
     number_positions: tuple[str, ...] = ()
+    #: line:column of the first other-context occurrence of each number ("" when none)
+    elsewhere_positions: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         numbers = self.numbers.to_dict()
         del numbers["claim"]  # the output itself: the caller has it
         for entry, position in zip(numbers["numbers"], self.number_positions, strict=False):
             entry["position"] = position
+        for entry, position in zip(numbers["numbers"], self.elsewhere_positions, strict=False):
+            entry["elsewhere_position"] = position
         return {
             "preset": self.preset,
             "summary": self.summary,
@@ -128,12 +135,17 @@ def _checked(
     hints = 0
     for number, (quote, result) in enumerate(zip(extracted, results, strict=True), start=1):
         position = lines.at(result.span.start) if result.span else ""
-        nearest = None
-        if result.status == "missing" and hints < MAX_HINTS:
-            hints += 1
-            nearest = nearest_passage(verifier, quote.text)
+        nearest, skipped = None, ""
+        if result.status == "missing":
+            if hint_too_long(verifier, quote.text):
+                skipped = "too_long"
+            elif hints >= MAX_HINTS:
+                skipped = "over_cap"
+            else:
+                hints += 1
+                nearest = nearest_passage(verifier, quote.text)
         where = lines.at(nearest.span.start) if nearest else ""
-        checked.append(CheckedQuote(number, quote, result, position, nearest, where))
+        checked.append(CheckedQuote(number, quote, result, position, nearest, where, skipped))
     return tuple(checked)
 
 
@@ -203,6 +215,8 @@ def check_output(
     numbers = prepared.numbers.ground(output)
     quotes = _checked(verifier, extracted, results, lines)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
+    elsewhere = tuple(lines.at(n.elsewhere[0].start) if n.elsewhere else "" for n in numbers.numbers)
     segments = _segments(source, quotes, numbers)
-    return CheckResult(preset, quotes, numbers, segments, _summary(quotes, numbers, found - len(extracted)), positions)
+    summary = _summary(quotes, numbers, found - len(extracted))
+    return CheckResult(preset, quotes, numbers, segments, summary, positions, elsewhere)
 

@@ -32,7 +32,7 @@ A grounded number's ``spans`` list the same-value mentions whose words agree fir
 
 Dates ground at the precision the claim states: ``2023年4月`` and ``令和5年4月`` (a month)
 are grounded by ``令和5年4月1日``; ``2023年`` (a year) by any date of 2023; ``4月1日`` by
-``2023年4月1日``. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
+``2023年4月1日``; ``4月`` alone by any date in April. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
 
 Units (decided here, on top of the scanner's values; the contract's output is untouched):
 
@@ -128,6 +128,7 @@ _CONTENT_CHARS = "A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa
 _BIGRAM = re.compile(f"(?=([{_CONTENT_CHARS}]{{2}}))")
 _NO_WORDS: frozenset[str] = frozenset()
 _DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
+_DAY_OF_YEAR = re.compile(r"--([0-9]{2})-[0-9]{2}")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
 
 _EXACT = Context(prec=400)  # exact for every number _convertible() lets through
@@ -446,14 +447,16 @@ def _scan(
 
 def _precisions(value: str) -> tuple[str, ...]:
     """The coarser spellings a source date also grounds: ``2023-04-01`` grounds the month
-    ``2023-04``, the year ``2023年`` and the day of the year ``--04-01``."""
+    ``2023-04``, the year ``2023年``, the day of the year ``--04-01`` and the bare month ``4月``
+    (the scanner's value of 「4月」 alone)."""
     date = _DATE_VALUE.fullmatch(value)
     if date is None:
-        return ()
+        day_of_year = _DAY_OF_YEAR.fullmatch(value)
+        return (f"{int(day_of_year.group(1))}月",) if day_of_year else ()
     year, month, day = date.groups()
     if day is None:
-        return (f"{year}年",)
-    return (f"{year}-{month}", f"{year}年", f"--{month}-{day}")
+        return (f"{year}年", f"{int(month)}月")
+    return (f"{year}-{month}", f"{year}年", f"--{month}-{day}", f"{int(month)}月")
 
 
 def numeric_mentions(text: str) -> list[NumberMention]:

@@ -7,7 +7,10 @@ normalized Indel similarity); a window scoring under :data:`MIN_SCORE`, or shari
 consecutive characters with the quote, is no hint. The
 window is mapped back to the original source and kept to the lines where it shares
 characters with the quote. At most 16
-lookups and 16 small alignments per quote: linear in the source, whatever the input.
+lookups and 16 small alignments per quote: linear in the source, whatever the input. A quote
+longer than :data:`MAX_HINT_CHARS` (normalized) gets no hint: an alignment costs about the cube
+of the quote's length (an output of one 9,700-character line, taken whole as its quote, took
+17 s), and the eval sets' quotes are at most 75 characters.
 
 Compared with the k-gram voting used before (on the eval sets' 65 missing quotes): the two
 agree (overlapping spans) on 61 of the 63 both answer; on the two glued-sentence quotes
@@ -17,6 +20,7 @@ docs/guide/quote.md.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +29,12 @@ from rapidfuzz import fuzz
 from sadame.normalize._blocks import LazyOffsets
 from sadame.quote._verify import QuoteVerifier, Span
 
-__all__ = ["MIN_SCORE", "NearestPassage", "nearest_passage"]
+__all__ = ["MAX_HINT_CHARS", "MIN_SCORE", "NearestPassage", "hint_too_long", "nearest_passage"]
 
 #: The lowest alignment score that is shown as a hint.
 MIN_SCORE = 30.0
+#: The longest quote (normalized characters) that is looked for a nearest passage.
+MAX_HINT_CHARS = 400
 _SAMPLES = 4  # k-grams of the quote looked up
 _PER_GRAM = 4  # occurrences of each k-gram used as candidate places
 
@@ -49,6 +55,15 @@ def _clip_to_lines(source: str, span: tuple[int, int], core: tuple[int, int]) ->
     line_start = source.rfind("\n", 0, core[0]) + 1
     line_end = source.find("\n", core[1])
     return max(span[0], line_start), min(span[1], line_end if line_end != -1 else span[1])
+
+
+def _skip_leading_marks(source: str, start: int, end: int) -> int:
+    """``start`` moved past the spaces and punctuation a window may begin with (the ``: `` after a
+    bold label), so the hint starts at a word; unchanged when nothing else is in the span."""
+    at = start
+    while at < end and (source[at].isspace() or unicodedata.category(source[at]).startswith("P")):
+        at += 1
+    return at if at < end else start
 
 
 def _core(target: str, text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -85,12 +100,17 @@ def _windows(target: str, mapped: LazyOffsets) -> list[tuple[int, int]]:
     return merged
 
 
+def hint_too_long(verifier: QuoteVerifier, quote: str) -> bool:
+    """Whether ``quote`` is too long (normalized) to be looked for a nearest passage."""
+    return len(verifier.normalized_quote(quote)) > MAX_HINT_CHARS
+
+
 def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | None:
     """The passage of ``verifier.source`` nearest to ``quote``, or None when nothing is near."""
     target = verifier.normalized_quote(quote)
     mapped = verifier.mapped
     text = mapped.text
-    if not target or not text:
+    if not target or not text or len(target) > MAX_HINT_CHARS:
         return None
     best: tuple[float, int, int] | None = None
     for a, b in _windows(target, mapped):
@@ -106,4 +126,5 @@ def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | Non
         return None  # not two characters in a row in common: no passage is near
     span = mapped.original_span(start, end)
     a, b = _clip_to_lines(verifier.source, span, mapped.original_span(*core))
+    a = _skip_leading_marks(verifier.source, a, b)
     return NearestPassage(Span(a, b, verifier.source[a:b]), round(float(score), 1))

@@ -73,6 +73,8 @@ class GroundedNumber(BaseModel):
     #: where the value does appear, in that other context
     elsewhere: list[Span] = []
     position: str | None = None
+    #: line:column of the first of ``elsewhere`` (the check's answer only)
+    elsewhere_position: str | None = None
 
 
 class ClaimResponse(BaseModel):
@@ -95,6 +97,8 @@ class CheckedQuote(QuoteResult):
     position: str
     nearest: Nearest | None
     nearest_position: str
+    #: why no nearest passage was looked for: "too_long", "over_cap" ("" when it was)
+    hint_skipped: str = ""
 
 
 class CheckedNumbers(BaseModel):
