@@ -227,6 +227,19 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
     clause = main_clause(tokens)
     if _former_fault_then(tokens, clause, negative) or _conceded_fault_then_now(tokens, negative):
         return "improvement"
+    by_clause = _main_clause_meaning(text, tokens, clause, negative)
+    if by_clause is not None:
+        return by_clause
+    change = change_of(text, negative)
+    if change is not None:
+        return "improvement" if change == "better" else "problem"
+    return _without_a_change_cue(text, tokens, positive, negative)
+
+
+def _main_clause_meaning(text: str, tokens: Sequence[Token], clause: Sequence[Token],
+                         negative: Sequence[str]) -> str | None:
+    """What the main clause's predicates say (:func:`read_clauses`), or None when they tell nothing:
+    a problem or a change for the better stands; praise stands unless a problem word is left standing."""
     reading = read_clauses(clause, negative)
     if reading == "problem" and manner_then_better(clause, negative):
         reading = "better"  # 口を挟まず、待てるようになった: "without X" is how, not a fault
@@ -234,17 +247,14 @@ def finding_meaning(text: str, positive: Sequence[str], negative: Sequence[str])
         reading = "better"  # 塗り厚が均一になり、縮みじわが出なくなった: progress, then what it brought
     if reading == "problem" or reading == "better":
         return "improvement" if reading == "better" else "problem"
-    if reading == "praise":
-        main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
-        standing = any(_stands(main, w) and not negative_is_resolved(main, w)
-                       and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
-        if standing:
-            return "problem"
-        return "improvement" if has_progress_cue(text) or _progress_sentence_first(tokens, negative) else "praise"
-    change = change_of(text, negative)
-    if change is not None:
-        return "improvement" if change == "better" else "problem"
-    return _without_a_change_cue(text, tokens, positive, negative)
+    if reading != "praise":
+        return None
+    main = now_contrast(text) or (text[clause[0].begin:] if clause else text)
+    standing = any(_stands(main, w) and not negative_is_resolved(main, w)
+                   and not praise_is_negated(main, w) for w in negative)  # 崩れない: negated, not standing
+    if standing:
+        return "problem"
+    return "improvement" if has_progress_cue(text) or _progress_sentence_first(tokens, negative) else "praise"
 
 
 def _progress_sentence_first(tokens: Sequence[Token], negative: Sequence[str]) -> bool:
