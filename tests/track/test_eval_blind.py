@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,9 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from sadame.cli import cli
+from sadame.llm import LLMMatcher
+from sadame.llm._openai import OpenAICompatProvider
+from sadame.llm._provider import RetryPolicy
 from sadame.track import StaticMatcher
 from sadame.track._eval_blind import BlindEvalError, observed_meaning, run_meaning_eval
-from sadame.track._eval_paraphrase import ParaphraseEvalError, run_paraphrase_eval
+from sadame.track._eval_paraphrase import ParaphraseEvalError, format_paraphrase, run_paraphrase_eval
 from sadame.track._matching import MatchCandidate, MatchResult, Purpose
 from sadame.track._views import ReportEntry, SessionReport
 
@@ -111,3 +115,22 @@ def test_track_eval_prints_the_headline_rates_to_paste(tmp_path: Path) -> None:
     assert "| this set | 100.0% (1/1) | 0.0% (0/2) | 100.0% (1/1) | 100.0% (1/1) | 100.0% (1/1) | - |" in out.output
     figures = run_meaning_eval(tmp_path / "track_meaning.jsonl").figures()
     assert figures["regression_right"] == 1.0 and figures["problem_with_praise_word_n"] == 0
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:  # bound, then closed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_matcher_whose_server_is_down_is_reported_as_provider_errors(tmp_path: Path) -> None:
+    # the LLM matcher answers "no match" when its provider raises, so the tracker sees no failure:
+    # the report must still say that every call failed, not "failures 0" alone
+    path = tmp_path / "track_paraphrase.json"
+    path.write_text(json.dumps(SMALL, ensure_ascii=False), encoding="utf-8")
+    fast = RetryPolicy(max_retries=0, backoff_base=0.01, backoff_max=0.01)
+    dead = LLMMatcher(OpenAICompatProvider(f"http://127.0.0.1:{_closed_port()}/v1", "m", timeout=1.0, retry_policy=fast))
+    report = run_paraphrase_eval(path, matcher=dead)
+    assert report.cost is not None and report.cost.calls > 0
+    assert report.cost.provider_errors == report.cost.calls
+    assert "provider errors " + str(report.cost.calls) in format_paraphrase(report)

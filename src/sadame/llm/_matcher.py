@@ -135,6 +135,9 @@ class LLMMatcher:
         self.provider = provider
         self.max_candidates = max_candidates
         self.max_tokens = max_tokens
+        #: Calls the provider raised for (a server down, an HTTP error, a time-out of its own),
+        #: each answered as "no match": the tracker cannot see them, so an evaluation reads this.
+        self.provider_errors = 0
 
     @property
     def name(self) -> str:
@@ -162,6 +165,7 @@ class LLMMatcher:
                 build_match_messages(text, pool, purpose=purpose), json=True, max_tokens=self.max_tokens
             )
         except Exception as exc:
+            self.provider_errors += 1
             log.info("LLM matcher gave no match: %s", type(exc).__name__)
             return None
         parsed = parse_match(reply, [c.issue_id for c in pool])

@@ -68,6 +68,9 @@ class MatcherCost:
     seconds: float = 0.0
     timeouts: int = 0
     failures: int = 0
+    #: Calls the matcher itself answered as "no match" because its provider raised (the LLM
+    #: matcher's ``provider_errors``: a server that is down shows here, not in ``failures``).
+    provider_errors: int = 0
 
     def per_session(self) -> dict[str, float]:
         n = max(1, self.sessions)
@@ -176,6 +179,7 @@ def run_paraphrase_eval(path: str | Path, ruleset: Ruleset | None = None, *, mat
                         report.misses.append({"user": u["user"], "later": n, **row})
     if counting is not None and report.cost is not None:
         report.cost.calls, report.cost.seconds = counting.calls, round(counting.seconds, 3)
+        report.cost.provider_errors = int(getattr(matcher, "provider_errors", 0))
     return report
 
 
@@ -198,5 +202,6 @@ def format_paraphrase(report: ParaphraseReport) -> str:
         per = report.cost.per_session()
         lines += ["", f"Matcher `{report.matcher}`: {report.cost.calls} calls over {report.cost.sessions} sessions "
                   f"({per['calls']:.2f} calls, {per['seconds']:.3f} s per session); time-outs "
-                  f"{report.cost.timeouts}, failures {report.cost.failures} (each: no match, the finding is new)"]
+                  f"{report.cost.timeouts}, failures {report.cost.failures}, provider errors "
+                  f"{report.cost.provider_errors} (each: no match, the finding is new)"]
     return "\n".join(lines)
