@@ -28,7 +28,7 @@ from sadame.lang._analyzer import Token
 from sadame.lang._lexicon import lexicon
 from sadame.lang._predicate import read_clauses
 
-__all__ = ["ability_kept_up", "ends_in_ability", "past_fault_then_ability"]
+__all__ = ["ability_kept_up", "ends_in_ability", "is_can", "past_fault_then_ability"]
 
 #: What may follow the ability: 〜ている / 〜ていた / 〜ています / 〜た.
 _AFTER = frozenset({"て", "で", "いる", "居る", "おる", "ます", "た"})
@@ -48,6 +48,14 @@ def _potential(token: Token) -> bool:
         and lemma[:-2] == base[:-1]
 
 
+def is_can(tokens: Sequence[Token], i: int, *, passive_too: bool = False) -> bool:
+    """``tokens[i]`` is a "can": できる or a godan potential; with ``passive_too`` also 〜られる / 〜れる
+    after a verb (of a past as often a passive: 指摘されていた, so the caller says whether it counts)."""
+    t = tokens[i]
+    return t.lemma in ("できる", "出来る") or _potential(t) or (passive_too and (
+        t.pos[0] == "助動詞" and t.lemma in ("られる", "れる") and i >= 1 and tokens[i - 1].pos[0] == "動詞"))
+
+
 def ends_in_ability(tokens: Sequence[Token]) -> bool:
     """The last predicate of ``tokens`` is a "can" (できる, a potential, 〜られる), not negated, with
     only 〜ている / 〜ます / 〜た after it."""
@@ -57,9 +65,7 @@ def ends_in_ability(tokens: Sequence[Token]) -> bool:
         j -= 1
     if j < 1 or any(t.lemma in _NEGATORS for t in words[j:]):
         return False
-    head = words[j]
-    return head.lemma in ("できる", "出来る") or _potential(head) \
-        or (head.pos[0] == "助動詞" and head.lemma in ("られる", "れる") and words[j - 1].pos[0] == "動詞")
+    return is_can(words, j, passive_too=True)
 
 
 def _plain(body: Sequence[Token]) -> bool:
@@ -104,7 +110,7 @@ def past_fault_then_ability(tokens: Sequence[Token], negative: Sequence[str] = (
         if words[i + 1].surface not in _NOW or words[i + 2].surface != "は":
             return False
         before, after = words[:i], words[i + 3:]
-        able_before = any(t.lemma in ("できる", "出来る") or _potential(t) for t in before)
+        able_before = any(is_can(before, k) for k in range(len(before)))
         return not able_before and read_clauses(before, negative) not in ("praise", "better") \
             and _plain(after) and ends_in_ability(after)
     return False

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sadame.lang._analyzer import Token
+from sadame.lang._can import is_can
 from sadame.lang._lexicon import lexicon
 from sadame.lang._predicate import read_clauses
 
@@ -34,13 +35,7 @@ _SKIP = ("補助記号", "空白")
 def _able(tokens: Sequence[Token], i: int, passive_too: bool = False) -> bool:
     """``tokens[i]`` is a "can" (できる, a godan potential; with ``passive_too`` 〜られる after a verb, which
     of a past is as often a passive: 指摘されていた, 叩かれていた) not negated after it."""
-    t = tokens[i]
-    lemma, base = t.lemma, t.normalized
-    potential = t.pos[0] == "動詞" and lemma.endswith("る") and len(lemma) == len(base) + 1 and len(base) >= 2 \
-        and lemma[:-2] == base[:-1]
-    can = lemma in ("できる", "出来る") or potential or (passive_too and (
-        t.pos[0] == "助動詞" and lemma in ("られる", "れる") and i >= 1 and tokens[i - 1].pos[0] == "動詞"))
-    return can and not any(x.lemma in _NEGATORS for x in tokens[i + 1 : i + 5])
+    return is_can(tokens, i, passive_too=passive_too) and not any(x.lemma in _NEGATORS for x in tokens[i + 1 : i + 5])
 
 
 def _now_at(words: Sequence[Token]) -> int | None:
