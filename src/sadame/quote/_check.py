@@ -23,7 +23,7 @@ from typing import Any
 from sadame.quote._cache import LineIndex, prepared_source
 from sadame.quote._extract import MAX_QUOTES, ExtractedQuote, count_quotes
 from sadame.quote._ground import ClaimResult
-from sadame.quote._hint import NearestPassage, hint_too_long, nearest_passage
+from sadame.quote._hint import MAX_HINT_CHARS, NearestPassage, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
 
 __all__ = ["CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
@@ -137,13 +137,14 @@ def _checked(
         position = lines.at(result.span.start) if result.span else ""
         nearest, skipped = None, ""
         if result.status == "missing":
-            if hint_too_long(verifier, quote.text):
+            target = verifier.normalized_quote(quote.text)
+            if len(target) > MAX_HINT_CHARS:
                 skipped = "too_long"
             elif hints >= MAX_HINTS:
                 skipped = "over_cap"
             else:
                 hints += 1
-                nearest = nearest_passage(verifier, quote.text)
+                nearest = nearest_passage(verifier, quote.text, target=target)
         where = lines.at(nearest.span.start) if nearest else ""
         checked.append(CheckedQuote(number, quote, result, position, nearest, where, skipped))
     return tuple(checked)

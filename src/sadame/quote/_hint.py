@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from sadame.normalize._blocks import LazyOffsets
 from sadame.quote._verify import QuoteVerifier, Span
 
-__all__ = ["MAX_HINT_CHARS", "MIN_SCORE", "NearestPassage", "hint_too_long", "nearest_passage"]
+__all__ = ["MAX_HINT_CHARS", "MIN_SCORE", "NearestPassage", "nearest_passage"]
 
 #: The lowest alignment score that is shown as a hint.
 MIN_SCORE = 30.0
@@ -100,14 +100,11 @@ def _windows(target: str, mapped: LazyOffsets) -> list[tuple[int, int]]:
     return merged
 
 
-def hint_too_long(verifier: QuoteVerifier, quote: str) -> bool:
-    """Whether ``quote`` is too long (normalized) to be looked for a nearest passage."""
-    return len(verifier.normalized_quote(quote)) > MAX_HINT_CHARS
-
-
-def nearest_passage(verifier: QuoteVerifier, quote: str) -> NearestPassage | None:
-    """The passage of ``verifier.source`` nearest to ``quote``, or None when nothing is near."""
-    target = verifier.normalized_quote(quote)
+def nearest_passage(verifier: QuoteVerifier, quote: str, *, target: str | None = None) -> NearestPassage | None:
+    """The passage of ``verifier.source`` nearest to ``quote``, or None when nothing is near (or the
+    quote is over :data:`MAX_HINT_CHARS`); ``target``: ``quote`` already normalized by the verifier."""
+    if target is None:
+        target = verifier.normalized_quote(quote)
     mapped = verifier.mapped
     text = mapped.text
     if not target or not text or len(target) > MAX_HINT_CHARS:
