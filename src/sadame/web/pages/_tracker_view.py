@@ -130,11 +130,14 @@ def _session_count(reason: object) -> str:
     return found.group(1) if found else "規定の"
 
 
-def event_reason_ja(event: dict[str, Any], titles: Mapping[str, str] | None = None) -> str:
+def event_reason_ja(event: dict[str, Any], titles: Mapping[str, str] | None = None, *, regressed: bool = False) -> str:
     """A Japanese sentence for one history entry (the reason a person typed is kept as typed);
-    ``titles`` (issue id -> title) names the issues a merge joined by their titles."""
+    ``titles`` (issue id -> title) names the issues a merge joined by their titles; ``regressed``:
+    a re-detection the session's report marks 再発 (a return cue after a gap)."""
     name, session, actor = event.get("event"), event.get("session_id"), str(event.get("actor") or "")
     where = f"セッション {session} で" if session else ""
+    if name == "redetect" and regressed:
+        return f"{where}、しばらく指摘がなかった課題が「また」などの言葉とともに再び指摘されました"
     if name in ("merge", "unmerge"):
         return _merge_reason(event, titles or {})
     if name in ("ignore", "reopen") and actor not in _SYSTEM_ACTORS:

@@ -197,11 +197,11 @@ def issue_page(user_id: str, issue_id: str, request: Request, ctx: Ctx, tz: str 
     titles = _titles(tracker, user_id, [*linked, *merge_event_ids(detail["events"])])
     regressed = _regressed_sessions(tracker, user_id, detail["issue"]["issue_id"])
     for e in detail["events"]:
-        e["reason_ja"], e["when"] = event_reason_ja(e, titles), relative_time(e["at"], zone)
+        again = e["event"] == "redetect" and e.get("session_id") in regressed
+        e["reason_ja"], e["when"] = event_reason_ja(e, titles, regressed=again), relative_time(e["at"], zone)
         e["when_absolute"] = absolute_time(e["at"], zone)
-        if e["event"] == "redetect" and e.get("session_id") in regressed:
-            e["label"], e["reason_ja"] = _LABELS.markers["regressed"][0], (
-                f"セッション {e['session_id']} で、しばらく指摘がなかった課題が「また」などの言葉とともに再び指摘されました")
+        if again:
+            e["label"] = _LABELS.markers["regressed"][0]
     context = {
         "tenant": tenant, "user_id": user_id, "user_url": _user_url(user_id), "issue": detail["issue"],
         "detections": detail["detections"], "events": detail["events"], "merged": detail["merged"],
