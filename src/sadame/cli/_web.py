@@ -38,6 +38,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
     """Start the web app and HTTP API (puzzles, tracker dashboard, quote checker)."""
     from dataclasses import replace
 
+    from sadame.cli._db import schema_behind
     from sadame.cli._where import db_flag, has_active_keys, shown_url
     from sadame.db import resolve_url
     from sadame.web import serve
@@ -66,8 +67,6 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
         click.echo(f"sadame: the tracker API needs a key for this database: sadame web create-key --tenant NAME "
                    f"{db_flag(url)}")
     if not settings.migrate:
-        from sadame.cli._db import schema_behind
-
         behind = schema_behind(url)
         if behind:  # the deploy was to migrate first: /readyz keeps this server out of rotation until then
             click.echo(f"sadame: {behind} (SADAME_WEB_MIGRATE=0: /readyz answers 503 until then)")
