@@ -46,3 +46,13 @@ def test_a_key_of_another_database_is_refused_with_a_way_forward(
     assert len(refusals) == 2, refusals
     shown = make_url(db_url).render_as_string(hide_password=True)
     assert all(shown in line for line in refusals), refusals
+
+
+def test_the_login_page_says_a_key_belongs_to_this_servers_database(db_url: str) -> None:
+    with running(db_url) as live, live.client() as client:
+        page = client.get("/tracker")  # not signed in: the sign-in form
+    assert page.status_code == 200
+    assert "sadame web create-key --tenant 名前 --db &lt;このサーバーの --db&gt;" in page.text
+    assert "キーは作成したデータベースでだけ使えます" in page.text
+    for secret in _secrets_of(db_url):
+        assert secret not in page.text, secret
