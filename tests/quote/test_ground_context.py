@@ -83,5 +83,10 @@ def test_abbreviated_dates_of_another_day_are_not_grounded(claim: str) -> None:
     assert _number("令和5年4月1日に施行する。", f"{claim}に施行する。", claim)[0] is False
 
 
+def test_heisei_and_showa_initials_are_eras() -> None:
+    assert _number("平成30年4月1日に施行する。", "H30.4に施行する。", "H30.4") == (True, False)
+    assert _number("昭和64年1月7日まで。", "S64.1.7まで。", "S64.1.7") == (True, False)
+
+
 def test_a_more_precise_abbreviated_date_is_not_grounded_by_a_month() -> None:
     assert _number("令和5年4月に施行する。", "R5.4.1に施行する。", "R5.4.1")[0] is False

@@ -30,9 +30,18 @@ source mention with none (a bare table cell). Dates are decided on their value: 
 puts many dates by the same nouns (``会議``, ``開催``), so their words would flag true claims.
 A grounded number's ``spans`` list the same-value mentions whose words agree first.
 
+Two more things are part of what a number means (a same-value mention disagreeing on them
+does not ground it: ``context_differs``): the *period* it is counted per, read right before
+it (``月1回`` is not ``年1回``; ``毎月``, ``年間``, ``1日あたり``, ``月額``, ``1人あたり``), at the
+claim's precision (a claim stating none is grounded by ``1人あたり3万円``, never the other
+way); and for a count, the *noun it counts* (``保健師を2名`` is not ``保育士を2名``), unless
+either noun shares a word with the other side's context or one side has none.
+Counter spellings are one value: ``2名`` reads ``2人`` (and ``カ所`` ``か所``, ``カ国`` ``か国``).
+
 Dates ground at the precision the claim states: ``2023年4月`` and ``令和5年4月`` (a month)
 are grounded by ``令和5年4月1日``; ``2023年`` (a year) by any date of 2023; ``4月1日`` by
-``2023年4月1日``; ``4月`` alone by any date in April. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
+``2023年4月1日``; ``4月`` alone by any date in April. ``R5年4月``, ``R5.4``, ``R5.4.1`` (R, H, S:
+令和, 平成, 昭和) and ``2023/04``, which the scanner reads as separate numbers, are read as dates here. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
 
 Units (decided here, on top of the scanner's values; the contract's output is untouched):
 
@@ -65,6 +74,8 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 from __future__ import annotations
 
 import bisect
+import heapq
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -138,6 +149,8 @@ _RATE = re.compile(
     "|(?<![0-9\u3400-\u9fff々])(年|月|週|日)|(年|月|週|日)(?:間|額))"
     "(?:あたり|当たり|につき|ごと|毎|に)?\\s*$"
 )
+#: Fitting mentions of a value read per claim number (the spans reported come from them).
+_FITTING_READ = 100
 _RATE_SPELLING: dict[str, str] = {"名": "人", "時": "時間"}
 #: How far before a number its period is read (``1日あたり`` is six characters).
 _RATE_WINDOW = 8
@@ -563,6 +576,10 @@ class NumberIndex:
     #: the words around each mention of ``_found``, found when first read
     _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
+    #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
+    _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], list[int]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -654,61 +671,72 @@ class NumberIndex:
         every = self._spans.get(mention.value, [])
         source = self.source
         period, noun = qualifiers
-        if mention.category != "date" and (period or (noun and mention.category == "count")):
-            fits = self._fitting(mention, words, period, noun)
-            if every and not fits:  # the value is there, but per another period or counting another noun
+        count, positions = len(every), None
+        if every and mention.category != "date" and (period or (noun and mention.category == "count")):
+            count, positions = self._fitting(mention, words, period, noun)
+            if not count:  # the value is there, but per another period or counting another noun
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
-            every = [every[i] for i in fits]
         if words:  # the mentions with no words of their own, or sharing one with the claim, first
-            agree, others = self._agreeing(mention.value, words, every)
+            agree, others = self._agreeing(mention.value, words, positions)
             if every and not agree and self._says_otherwise(mention, words):
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
             spans = [every[i] for i in agree]
             spans += [every[i] for i in others[: MAX_NUMBER_SPANS - len(spans)]]
-        else:
-            spans = every[:MAX_NUMBER_SPANS]  # no words: every mention agrees
+        else:  # no words: every mention agrees
+            spans = [every[i] for i in positions[:MAX_NUMBER_SPANS]] if positions is not None else every[:MAX_NUMBER_SPANS]
         return GroundedNumber(
-            mention, bool(every), tuple(Span(a, b, source[a:b]) for a, b in spans), len(every),
-            len(every) > MAX_NUMBER_SPANS,
+            mention, bool(count), tuple(Span(a, b, source[a:b]) for a, b in spans), count, count > MAX_NUMBER_SPANS,
         )  # fmt: skip
 
-    def _fitting(self, mention: NumberMention, words: frozenset[str], period: str, noun: frozenset[str]) -> list[int]:
-        """The spans of the claim's value (indexes) whose mention fits the claim's period and
-        counted noun: the same period when the claim states one (the source may state one the
-        claim leaves out: grounded at the claim's precision), and for a count, a noun sharing
-        a word with the claim's context or the claim's noun with the mention's context (a
-        paraphrase), or no noun on one side (a bare table cell)."""
-        fits: list[int] = []
-        around = self._around
-        for i, index in enumerate(self._mention_of.get(mention.value, ())):
-            their_period, their_noun = around.qualifiers(index)
+    def _fitting(
+        self, mention: NumberMention, words: frozenset[str], period: str, noun: frozenset[str]
+    ) -> tuple[int, list[int]]:
+        """How many spans of the claim's value fit the claim's period and counted noun, and the
+        first :data:`_FITTING_READ` of them (indexes into the value's spans): the same period
+        when the claim states one (the source may state one the claim leaves out: grounded at
+        the claim's precision), and for a count, a noun sharing a word with the claim's context
+        or the claim's noun with the mention's context (a paraphrase), or no noun on one side
+        (a bare table cell). Decided once per group of mentions alike (:meth:`_groups`)."""
+        count = 0
+        fitting: list[list[int]] = []
+        for their_period, their_noun, their_words, members in self._groups(mention.value):
             if period and their_period != period:
                 continue
             counts_another = noun and their_noun and mention.category == "count"
-            if counts_another and their_noun.isdisjoint(words) and noun.isdisjoint(around.at(index)):
+            if counts_another and their_noun.isdisjoint(words) and noun.isdisjoint(their_words):
                 continue
-            fits.append(i)
-        return fits
+            count += len(members)
+            fitting.append(members)
+        return count, list(itertools.islice(heapq.merge(*fitting), _FITTING_READ))
+
+    def _groups(self, value: str) -> list[tuple[str, frozenset[str], frozenset[str], list[int]]]:
+        """The mentions of ``value`` (indexes into its spans) grouped by (period, counted noun,
+        words when there is a noun), in source order within each group; built once per value."""
+        groups = self._groups_of.get(value)
+        if groups is None:
+            by_key: dict[tuple[str, frozenset[str], frozenset[str]], list[int]] = {}
+            around = self._around
+            for i, index in enumerate(self._mention_of.get(value, ())):
+                period, noun = around.qualifiers(index)
+                by_key.setdefault((period, noun, around.at(index) if noun else _NO_WORDS), []).append(i)
+            groups = self._groups_of[value] = [(*key, members) for key, members in by_key.items()]
+        return groups
 
     def _agreeing(
-        self, value: str, words: frozenset[str], spans: list[tuple[int, int]] | None = None
+        self, value: str, words: frozenset[str], positions: list[int] | None = None
     ) -> tuple[list[int], list[int]]:
-        """The first :data:`MAX_NUMBER_SPANS` spans of ``value`` (indexes into ``spans``, by
-        default all its spans) whose mention has no words of its own or shares one with
-        ``words``, and the first that do not: reading the mentions in order, only until that
-        many agree."""
+        """The first :data:`MAX_NUMBER_SPANS` spans of ``value`` (indexes into its spans; only
+        ``positions`` of them when given) whose mention has no words of its own or shares one
+        with ``words``, and the first that do not: reading the mentions in order, only until
+        that many agree."""
         agree: list[int] = []
         others: list[int] = []
         around = self._around.at
         mentions = self._mention_of.get(value, [])
-        if spans is not None and len(spans) != len(mentions):
-            every = self._spans.get(value, [])
-            kept = set(spans)
-            mentions = [m for m, span in zip(mentions, every, strict=True) if span in kept]
-        for i, mention in enumerate(mentions):
-            theirs = around(mention)
+        for i in range(len(mentions)) if positions is None else positions:
+            theirs = around(mentions[i])
             if not theirs or not words.isdisjoint(theirs):
                 agree.append(i)
                 if len(agree) == MAX_NUMBER_SPANS:
