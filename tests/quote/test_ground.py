@@ -191,14 +191,35 @@ def test_words_found_when_asked_are_the_eager_walk_s(text: str, rng: random.Rand
     assert {i: lazy.at(i) for i in order} == dict(enumerate(eager))
 
 
-def _eager_spans(index: NumberIndex, value: str, words: frozenset[str]) -> list[tuple[int, int]]:
+def _eager_spans(
+    index: NumberIndex, value: str, words: frozenset[str], category: str = "number",
+    qualifiers: tuple[str, frozenset[str]] = ("", frozenset()),
+) -> list[tuple[int, int]]:
     """The spans a claim's number is shown (the module docstring): the mentions whose words
     agree (none of their own, or one shared) first, then the others, at most MAX_NUMBER_SPANS."""
     every = index._spans.get(value, [])
-    theirs = [index._around.at(m) for m in index._mention_of.get(value, [])]
-    agree = [i for i, w in enumerate(theirs) if not words or not w or w & words]
-    rest = [i for i in range(len(every)) if i not in agree]
+    mentions = index._mention_of.get(value, [])
+    fitting = [i for i, m in enumerate(mentions) if _fits(index, m, category, words, qualifiers)]
+    theirs = {i: index._around.at(mentions[i]) for i in fitting}
+    agree = [i for i in fitting if not words or not theirs[i] or theirs[i] & words]
+    rest = [i for i in fitting if i not in agree]
     return [every[i] for i in (agree + rest)[: _ground.MAX_NUMBER_SPANS]]
+
+
+def _fits(
+    index: NumberIndex, mention: int, category: str, words: frozenset[str], qualifiers: tuple[str, frozenset[str]]
+) -> bool:
+    """The module docstring's period and counted-noun rule, for one source mention."""
+    period, noun = qualifiers
+    if category == "date":
+        return True
+    their_period, their_noun = index._around.qualifiers(mention)
+    if period and their_period != period:
+        return False
+    return not (
+        category == "count" and noun and their_noun
+        and their_noun.isdisjoint(words) and noun.isdisjoint(index._around.at(mention))
+    )  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -208,9 +229,14 @@ def test_spans_shown_are_the_agreeing_mentions_first(source: str, claim: str) ->
     if not claim.strip():
         return
     mentions, contexts, _cut = _ground._scan(claim)
-    for number, (mention, words) in zip(index.ground(claim).numbers, zip(mentions, contexts, strict=True), strict=False):
+    found, _kinds, norm, _cut = _ground._scan_found(claim)
+    around = _ground._LazyContexts(norm, found)
+    qualifiers = [around.qualifiers(i) for i in range(len(found))]
+    pairs = zip(mentions, contexts, qualifiers, strict=True)
+    for number, (mention, words, of_claim) in zip(index.ground(claim).numbers, pairs, strict=False):
         if not number.context_differs:
-            assert [(s.start, s.end) for s in number.spans] == _eager_spans(index, mention.value, words)
+            expected = _eager_spans(index, mention.value, words, mention.category, of_claim)
+            assert [(s.start, s.end) for s in number.spans] == expected
 
 
 @settings(max_examples=300, deadline=None)

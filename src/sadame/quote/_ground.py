@@ -30,9 +30,18 @@ source mention with none (a bare table cell). Dates are decided on their value: 
 puts many dates by the same nouns (``会議``, ``開催``), so their words would flag true claims.
 A grounded number's ``spans`` list the same-value mentions whose words agree first.
 
+Two more things are part of what a number means (a same-value mention disagreeing on them
+does not ground it: ``context_differs``): the *period* it is counted per, read right before
+it (``月1回`` is not ``年1回``; ``毎月``, ``年間``, ``1日あたり``, ``月額``, ``1人あたり``), at the
+claim's precision (a claim stating none is grounded by ``1人あたり3万円``, never the other
+way); and for a count, the *noun it counts* (``保健師を2名`` is not ``保育士を2名``), unless
+either noun shares a word with the other side's context or one side has none.
+Counter spellings are one value: ``2名`` reads ``2人`` (and ``カ所`` ``か所``, ``カ国`` ``か国``).
+
 Dates ground at the precision the claim states: ``2023年4月`` and ``令和5年4月`` (a month)
 are grounded by ``令和5年4月1日``; ``2023年`` (a year) by any date of 2023; ``4月1日`` by
-``2023年4月1日``; ``4月`` alone by any date in April. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
+``2023年4月1日``; ``4月`` alone by any date in April. ``R5年4月``, ``R5.4``, ``R5.4.1`` (R, H, S:
+令和, 平成, 昭和) and ``2023/04``, which the scanner reads as separate numbers, are read as dates here. Never the other way: ``2023年4月1日`` is not grounded by ``2023年4月``.
 
 Units (decided here, on top of the scanner's values; the contract's output is untouched):
 
@@ -65,6 +74,8 @@ Claim statuses: ``grounded`` (every expression found in the source), ``partial``
 from __future__ import annotations
 
 import bisect
+import heapq
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -106,6 +117,10 @@ _MONEY_UNITS: dict[str, str] = {
 _COUNT_UNITS = frozenset(
     ["人", "名", "件", "社", "個", "台", "枚", "冊", "店", "校", "軒", "匹", "頭", "羽", "株", "票", "棟", "戸", "世帯", "点", "か所", "カ所", "ヶ所", "ケ所", "箇所", "か国", "カ国", "ヶ国", "ケ国"]
 )
+#: Spellings of one counter (the same count, written differently); 件 and 個 are not one.
+_COUNT_SYNONYMS: dict[str, str] = {
+    "名": "人", "カ所": "か所", "ヶ所": "か所", "ケ所": "か所", "箇所": "か所", "カ国": "か国", "ヶ国": "か国", "ケ国": "か国",
+}  # fmt: skip
 _CURRENCY_SIGNS: dict[str, str] = {"¥": "円", "$": "ドル"}  # after NFKC: ￥ is ¥, ＄ is $
 _SECONDS: dict[str, int] = {"秒": 1, "分": 60, "時間": 3600}
 _THEN_READ = frozenset("の半")  # the characters after a duration that _with_units reads
@@ -127,6 +142,30 @@ _CONTENT_CHARS = "A-Za-z\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa
 #: Every two consecutive content characters (kanji, katakana, Latin letters), overlapping.
 _BIGRAM = re.compile(f"(?=([{_CONTENT_CHARS}]{{2}}))")
 _NO_WORDS: frozenset[str] = frozenset()
+#: The period or unit a number is counted per, right before it (``月1回``, ``毎月``, ``年間``,
+#: ``1日あたり``, ``月額``, ``1人あたり``): not after another numeral or kanji (``今年``, ``2021年``).
+_RATE = re.compile(
+    "(?:(?<![0-9年月\u3400-\u9fff])(?:1|一)(年|月|週|日|時間|人|名|件|世帯|台|戸|社)|毎(年|月|週|日|時間|時)"
+    "|(?<![0-9\u3400-\u9fff々])(年|月|週|日)|(年|月|週|日)(?:間|額))"
+    "(?:あたり|当たり|につき|ごと|毎|に)?\\s*$"
+)
+#: Fitting mentions of a value read per claim number (the spans reported come from them).
+_FITTING_READ = 100
+_RATE_SPELLING: dict[str, str] = {"名": "人", "時": "時間"}
+#: How far before a number its period is read (``1日あたり`` is six characters).
+_RATE_WINDOW = 8
+#: The noun a counter counts: the content run right before the number, past a particle
+#: and an approximation (``保健師を約2名`` -> ``保健師``).
+_HEAD = re.compile(
+    f"([{_CONTENT_CHARS}]{{2,}})(?:を|が|は|の|も|で|と)?\\s*(?:約|計|合計|延べ|およそ|ほぼ)?\\s*$"
+)
+#: Dates the scanner reads as separate numbers: ``R5年4月``, ``R5.4``, ``R5.4.1`` (令和, 平成,
+#: 昭和 by their initials) and ``2023/04``; ``2023/04/01`` the scanner reads itself.
+_ABBREVIATED_DATE = re.compile(
+    "(?<![A-Za-z0-9])(?:([RHS])([0-9]{1,2})(?:年([0-9]{1,2})月(?:([0-9]{1,2})日)?|\\.([0-9]{1,2})(?:\\.([0-9]{1,2}))?)"
+    "|((?:19|20)[0-9]{2})/([0-9]{1,2})(?![0-9/]))(?![0-9.])"
+)
+_ERA_BASE: dict[str, int] = {"R": 2018, "H": 1988, "S": 1925}
 _DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
 _DAY_OF_YEAR = re.compile(r"--([0-9]{2})-[0-9]{2}")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
@@ -240,7 +279,7 @@ def _with_units(value: str, kind: str, sign: str, then: str) -> _Units:
     if unit in _MONEY_UNITS:
         return 0, 0, kind, f"{parsed[1]}{_MONEY_UNITS[unit]}", "money"
     if unit in _COUNT_UNITS:
-        return 0, 0, kind, value, "count"
+        return 0, 0, kind, f"{parsed[1]}{_COUNT_SYNONYMS.get(unit, unit)}", "count"
     if unit in _SECONDS and then != "の" and len(parsed[1]) <= _MAX_DIGITS:
         more = 0
         if unit != "秒" and then == "半":
@@ -263,9 +302,14 @@ def _mentions_of(
     rules: dict[tuple[str, str, str, str], _Units] = {}
     found: list[_Found] = []
     kinds: list[str] = []
+    dates = _abbreviated_dates(norm, keep_before)
+    covered = [(a, b) for a, b, _value in dates]
     for start, end, replacement, kind, value, unit in scan_spans(norm, True):
         if not 0 <= start < end <= keep_before:
             continue  # (a scanner bug must not crash grounding)
+        at = bisect.bisect_right(covered, (start, len(norm))) - 1
+        if at >= 0 and covered[at][1] > start:
+            continue  # part of an abbreviated date (read below)
         if unit and norm.startswith(unit, end):
             end += len(unit)  # report "1億2000万円", not "1億2000万": the value includes the unit
         # The neighbours as the unit rules read them: a currency sign or nothing before, "の" or
@@ -279,7 +323,41 @@ def _mentions_of(
         a, b = start + units[0], end + units[1]
         found.append((a, b, starts[a], ends[b - 1], units[3], units[4]))
         kinds.append(units[2])
+    if dates:
+        found += [(a, b, starts[a], ends[b - 1], value, "date") for a, b, value in dates]
+        kinds += ["date"] * len(dates)
+        order = sorted(range(len(found)), key=lambda i: found[i][0])
+        found, kinds = [found[i] for i in order], [kinds[i] for i in order]
     return found, kinds
+
+
+def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]]:
+    """The dates of :data:`_ABBREVIATED_DATE` in ``norm`` ending by ``keep_before``:
+    (start, end, canonical value), in order; an impossible month or day is not a date."""
+    dates: list[tuple[int, int, str]] = []
+    for match in _ABBREVIATED_DATE.finditer(norm, 0, keep_before):
+        era, era_year, month_j, day_j, month_d, day_d, year, month_s = match.groups()
+        if era:
+            year, month, day = str(_ERA_BASE[era] + int(era_year)), month_j or month_d, day_j or day_d
+        else:
+            month, day = month_s, None
+        if int(era_year or 1) == 0 or not 1 <= int(month) <= 12 or (day is not None and not 1 <= int(day) <= 31):
+            continue
+        value = f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
+        dates.append((match.start(), match.end(), value))
+    return dates
+
+
+def _qualifiers(norm: str, start: int, previous_end: int) -> tuple[str, frozenset[str]]:
+    """The period a number is counted per (``月``, ``人`` ... or "") and the words of the noun
+    right before it (see :data:`_RATE`, :data:`_HEAD`)."""
+    rate = _RATE.search(norm, max(start - _RATE_WINDOW, 0), start)
+    period = ""
+    if rate is not None:
+        period = next(group for group in rate.groups() if group)
+        period = _RATE_SPELLING.get(period, period)
+    head = _HEAD.search(norm, max(start - CONTEXT_WINDOW, previous_end), start)
+    return period, frozenset(_BIGRAM.findall(head.group(1))) if head else _NO_WORDS
 
 
 def _words(piece: str) -> set[str]:
@@ -343,7 +421,7 @@ class _LazyContexts:
     new source is not read around each of its numbers. Thread-safe: a context is a pure
     function of the source, so two threads computing one store equal values."""
 
-    __slots__ = ("_ends", "_known", "_norm", "_pieces", "_starts", "_stops", "_words")
+    __slots__ = ("_ends", "_known", "_norm", "_pieces", "_qualifiers", "_starts", "_stops", "_words")
 
     def __init__(self, norm: str, found: list[_Found]) -> None:
         self._norm = norm
@@ -353,8 +431,16 @@ class _LazyContexts:
         self._stops: list[int] = []
         self._known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}
         self._pieces: dict[str, list[str]] = {"": []}
+        self._qualifiers: dict[int, tuple[str, frozenset[str]]] = {}
         if self._starts != sorted(self._starts):  # (_contexts walks its pointers in start order)
             self._words = list(_contexts(norm, found))
+
+    def qualifiers(self, i: int) -> tuple[str, frozenset[str]]:
+        """The period and the counted noun's words of mention ``i`` (:func:`_qualifiers`)."""
+        known = self._qualifiers.get(i)
+        if known is None:
+            known = self._qualifiers[i] = _qualifiers(self._norm, self._starts[i], self._ends[i - 1] if i else 0)
+        return known
 
     def at(self, i: int) -> frozenset[str]:
         """The words around mention ``i``."""
@@ -490,6 +576,10 @@ class NumberIndex:
     #: the words around each mention of ``_found``, found when first read
     _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
+    #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
+    _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], list[int]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
@@ -560,42 +650,93 @@ class NumberIndex:
             )
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
-        scanned, contexts, cut = _scan(claim)
-        pairs = [(m, words) for m, words in zip(scanned, contexts, strict=True) if m.kind in self.kinds]
-        if not pairs:
+        found, kinds, norm, cut = _scan_found(claim)
+        around = _LazyContexts(norm, found)
+        contexts = _contexts(norm, found)
+        numbers = [
+            self._grounded(NumberMention(claim[a:b], a, b, kind, value, category), contexts[i], around.qualifiers(i))
+            for i, ((_s, _e, a, b, value, category), kind) in enumerate(zip(found, kinds, strict=True))
+            if kind in self.kinds
+        ]
+        if not numbers:
             return ClaimResult(claim, "no_numbers", reason="no amount, percentage, date or number to check")
-        numbers = [self._grounded(m, words) for m, words in pairs]
-        found = sum(n.grounded for n in numbers)
-        status: ClaimStatus = "grounded" if found == len(numbers) else "ungrounded" if found == 0 else "partial"
+        grounded = sum(n.grounded for n in numbers)
+        status: ClaimStatus = "grounded" if grounded == len(numbers) else "ungrounded" if grounded == 0 else "partial"
         truncated = cut or self.truncated or len(numbers) > MAX_CLAIM_NUMBERS
         return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
-    def _grounded(self, mention: NumberMention, words: frozenset[str]) -> GroundedNumber:
+    def _grounded(
+        self, mention: NumberMention, words: frozenset[str], qualifiers: tuple[str, frozenset[str]] = ("", _NO_WORDS)
+    ) -> GroundedNumber:
         every = self._spans.get(mention.value, [])
         source = self.source
+        period, noun = qualifiers
+        count, positions = len(every), None
+        if every and mention.category != "date" and (period or (noun and mention.category == "count")):
+            count, positions = self._fitting(mention, words, period, noun)
+            if not count:  # the value is there, but per another period or counting another noun
+                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
         if words:  # the mentions with no words of their own, or sharing one with the claim, first
-            agree, others = self._agreeing(mention.value, words)
+            agree, others = self._agreeing(mention.value, words, positions)
             if every and not agree and self._says_otherwise(mention, words):
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
             spans = [every[i] for i in agree]
             spans += [every[i] for i in others[: MAX_NUMBER_SPANS - len(spans)]]
-        else:
-            spans = every[:MAX_NUMBER_SPANS]  # no words: every mention agrees
+        else:  # no words: every mention agrees
+            spans = [every[i] for i in positions[:MAX_NUMBER_SPANS]] if positions is not None else every[:MAX_NUMBER_SPANS]
         return GroundedNumber(
-            mention, bool(every), tuple(Span(a, b, source[a:b]) for a, b in spans), len(every),
-            len(every) > MAX_NUMBER_SPANS,
+            mention, bool(count), tuple(Span(a, b, source[a:b]) for a, b in spans), count, count > MAX_NUMBER_SPANS,
         )  # fmt: skip
 
-    def _agreeing(self, value: str, words: frozenset[str]) -> tuple[list[int], list[int]]:
-        """The first :data:`MAX_NUMBER_SPANS` spans of ``value`` (indexes of its spans) whose
-        mention has no words of its own or shares one with ``words``, and the first that do
-        not: reading the source's mentions in order, only until that many agree."""
+    def _fitting(
+        self, mention: NumberMention, words: frozenset[str], period: str, noun: frozenset[str]
+    ) -> tuple[int, list[int]]:
+        """How many spans of the claim's value fit the claim's period and counted noun, and the
+        first :data:`_FITTING_READ` of them (indexes into the value's spans): the same period
+        when the claim states one (the source may state one the claim leaves out: grounded at
+        the claim's precision), and for a count, a noun sharing a word with the claim's context
+        or the claim's noun with the mention's context (a paraphrase), or no noun on one side
+        (a bare table cell). Decided once per group of mentions alike (:meth:`_groups`)."""
+        count = 0
+        fitting: list[list[int]] = []
+        for their_period, their_noun, their_words, members in self._groups(mention.value):
+            if period and their_period != period:
+                continue
+            counts_another = noun and their_noun and mention.category == "count"
+            if counts_another and their_noun.isdisjoint(words) and noun.isdisjoint(their_words):
+                continue
+            count += len(members)
+            fitting.append(members)
+        return count, list(itertools.islice(heapq.merge(*fitting), _FITTING_READ))
+
+    def _groups(self, value: str) -> list[tuple[str, frozenset[str], frozenset[str], list[int]]]:
+        """The mentions of ``value`` (indexes into its spans) grouped by (period, counted noun,
+        words when there is a noun), in source order within each group; built once per value."""
+        groups = self._groups_of.get(value)
+        if groups is None:
+            by_key: dict[tuple[str, frozenset[str], frozenset[str]], list[int]] = {}
+            around = self._around
+            for i, index in enumerate(self._mention_of.get(value, ())):
+                period, noun = around.qualifiers(index)
+                by_key.setdefault((period, noun, around.at(index) if noun else _NO_WORDS), []).append(i)
+            groups = self._groups_of[value] = [(*key, members) for key, members in by_key.items()]
+        return groups
+
+    def _agreeing(
+        self, value: str, words: frozenset[str], positions: list[int] | None = None
+    ) -> tuple[list[int], list[int]]:
+        """The first :data:`MAX_NUMBER_SPANS` spans of ``value`` (indexes into its spans; only
+        ``positions`` of them when given) whose mention has no words of its own or shares one
+        with ``words``, and the first that do not: reading the mentions in order, only until
+        that many agree."""
         agree: list[int] = []
         others: list[int] = []
         around = self._around.at
-        for i, mention in enumerate(self._mention_of.get(value, ())):
-            theirs = around(mention)
+        mentions = self._mention_of.get(value, [])
+        for i in range(len(mentions)) if positions is None else positions:
+            theirs = around(mentions[i])
             if not theirs or not words.isdisjoint(theirs):
                 agree.append(i)
                 if len(agree) == MAX_NUMBER_SPANS:
