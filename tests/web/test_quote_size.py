@@ -4,10 +4,13 @@ page, and no page ever shows a JSON error body."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
 
+from sadame.quote import check_output
+from sadame.web.pages import quote as quote_page
 from tests.web.conftest import LiveServer, running
 
 SENTENCE = "安定性が不足しているため、夜間バッチの処理時間にばらつきがある。"  # 32 characters, all CJK
@@ -119,3 +122,18 @@ def test_a_check_within_the_cap_shows_no_unchecked_notice(live_server: LiveServe
         api = client.post("/api/quote/check", json={"source": SENTENCE, "output": OUTPUT})
     assert page.status_code == 200 and 'id="unchecked"' not in page.text
     assert api.json()["summary"]["unchecked"] == 0
+
+
+def test_quotes_not_checked_in_time_are_named_on_the_page(
+    live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: a check past its deadline says how many quotes it could not check (a clock
+    that moves one second per reading, so no real time is involved)."""
+    ticks = iter(range(10**6))
+    late = functools.partial(check_output, deadline=2.5, clock=lambda: float(next(ticks)))
+    monkeypatch.setattr(quote_page, "check_output", late)
+    output = "「いろ」「ろは」「は」"
+    with live_server.client() as client:
+        page = client.post("/quote", data={"source": "いろは", "output": output})
+    assert page.status_code == 200 and 'id="timed-out"' in page.text
+    assert "時間内に確認できなかった引用が <strong>2</strong> 件あります" in page.text

@@ -17,6 +17,7 @@ import click
 
 from sadame.cli._output import PRESET_NAME
 from sadame.quote import CheckResult, GateReport, check_output, claims_gate, quote_list_gate, run_eval
+from sadame.quote._check import CHECK_DEADLINE_SECONDS
 from sadame.quote._errors import EvalFileError
 from sadame.quote._eval import EvalReport
 
@@ -198,6 +199,8 @@ def _print_check(result: CheckResult) -> None:
         + ("; more numbers not listed" if numbers.truncated else "")
         + (f"; {s['unchecked']} more quotes past the cap of {s['max_quotes']} not checked" if s["unchecked"] else "")
     )
+    if s.get("timed_out"):
+        _echo(f"時間内に確認できなかった引用が {s['timed_out']:,} 件あります（1 回の確認は {CHECK_DEADLINE_SECONDS:g} 秒まで）。")
 
 
 @quote_group.command(

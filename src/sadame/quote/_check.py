@@ -12,11 +12,17 @@ Output is bounded: at most :data:`MAX_QUOTES` quotes (the summary's ``unchecked`
 quotes past the cap, which are not checked), :data:`CHECK_MAX_SPANS` spans
 per quote, :data:`MAX_HINTS` hints, and the grounding caps; segments are built with
 one sweep over the sorted span boundaries (O(s log s) in the number of spans).
+
+A check also has a deadline (:data:`CHECK_DEADLINE_SECONDS`, the ``deadline`` keyword): the
+quotes not yet checked when it passes are not checked, and the summary's ``timed_out`` (present
+only then) counts them. It is read between steps, so a check that finishes in time is unchanged.
 """
 
 from __future__ import annotations
 
 import heapq
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +32,14 @@ from sadame.quote._ground import ClaimResult
 from sadame.quote._hint import MAX_HINT_CHARS, NearestPassage, nearest_passage
 from sadame.quote._verify import QuoteResult, QuoteVerifier
 
-__all__ = ["CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
+__all__ = ["CHECK_DEADLINE_SECONDS", "CHECK_MAX_SPANS", "MAX_HINTS", "CheckResult", "CheckedQuote", "Segment", "check_output"]
 
 #: Spans reported per quote by the checker.
 CHECK_MAX_SPANS = 10
 #: Missing quotes that get a nearest-passage hint.
 MAX_HINTS = 50
+#: Seconds one check may take before the quotes not yet checked are left unchecked.
+CHECK_DEADLINE_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +116,7 @@ class CheckResult:
         }
 
 
-def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult, unchecked: int) -> dict[str, Any]:
+def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult, unchecked: int, timed_out: int) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for q in quotes:
         counts[q.result.status] = counts.get(q.result.status, 0) + 1
@@ -125,15 +133,22 @@ def _summary(quotes: tuple[CheckedQuote, ...], numbers: ClaimResult, unchecked: 
         "hints": sum(q.nearest is not None for q in quotes),
         "unchecked": unchecked,  # quotes of the output past MAX_QUOTES: not checked at all
         "max_quotes": MAX_QUOTES,
-    }
+    } | ({"timed_out": timed_out} if timed_out else {})  # (only then: results in time are unchanged)
 
 
 def _checked(
-    verifier: QuoteVerifier, extracted: list[ExtractedQuote], results: list[QuoteResult], lines: LineIndex
+    verifier: QuoteVerifier,
+    extracted: list[ExtractedQuote],
+    results: list[QuoteResult],
+    lines: LineIndex,
+    out_of_time: Callable[[], bool],
 ) -> tuple[CheckedQuote, ...]:
+    """The checked quotes, each missing one with its hint, until ``out_of_time()``."""
     checked: list[CheckedQuote] = []
     hints = 0
     for number, (quote, result) in enumerate(zip(extracted, results, strict=True), start=1):
+        if out_of_time():
+            break
         position = lines.at(result.span.start) if result.span else ""
         nearest, skipped = None, ""
         if result.status == "missing":
@@ -199,25 +214,36 @@ def _segments(source: str, quotes: tuple[CheckedQuote, ...], numbers: ClaimResul
 
 
 def check_output(
-    source: str, output: str, preset: str = "quote", *, max_spans: int = CHECK_MAX_SPANS
+    source: str,
+    output: str,
+    preset: str = "quote",
+    *,
+    max_spans: int = CHECK_MAX_SPANS,
+    deadline: float = CHECK_DEADLINE_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
 ) -> CheckResult:
     """Verify the quotes and ground the numbers of an LLM ``output`` against ``source``.
 
     >>> r = check_output("- **在庫**: 不足している\\n売上は1億2000万円", "「在庫: 不足している」。売上は1.2億円")
     >>> r.quotes[0].result.status, r.quotes[0].position, r.numbers.status
     ('normalized', '1:3', 'grounded')
+
+    ``deadline``: seconds (read from ``clock``) after which the quotes not yet checked are
+    left unchecked and counted in ``summary["timed_out"]``.
     """
     if not isinstance(source, str) or not isinstance(output, str):
         raise TypeError("source and output must be str")
+    ends_at = clock() + deadline
     extracted, found = count_quotes(output)
     prepared = prepared_source(source, preset, max_spans)  # the source is normalized once
     verifier, lines = prepared.verifier, prepared.lines
-    results = verifier.verify_many(q.text for q in extracted)
+    out_of_time: Callable[[], bool] = lambda: clock() > ends_at  # noqa: E731
+    results = [] if out_of_time() else verifier.verify_many(q.text for q in extracted)
     numbers = prepared.numbers.ground(output)
-    quotes = _checked(verifier, extracted, results, lines)
+    quotes = _checked(verifier, extracted[: len(results)], results, lines, out_of_time)
     positions = tuple(lines.at(n.spans[0].start) if n.spans else "" for n in numbers.numbers)
     elsewhere = tuple(lines.at(n.elsewhere[0].start) if n.elsewhere else "" for n in numbers.numbers)
     segments = _segments(source, quotes, numbers)
-    summary = _summary(quotes, numbers, found - len(extracted))
+    summary = _summary(quotes, numbers, found - len(extracted), len(extracted) - len(quotes))
     return CheckResult(preset, quotes, numbers, segments, summary, positions, elsewhere)
 

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 from sadame._datafile import parse_text
 from sadame.normalize import PRESETS
 from sadame.quote import check_output
-from sadame.quote._check import MAX_HINTS
+from sadame.quote._check import CHECK_DEADLINE_SECONDS, MAX_HINTS
 from sadame.quote._hint import MAX_HINT_CHARS
 from sadame.web.deps import QUOTE_DEFAULT, Ctx, QuoteSlot, clean_text
 from sadame.web.pages._common import render
@@ -49,7 +49,7 @@ def _context(source: str, output: str, preset: str, max_bytes: int) -> dict[str,
     return {"source": source, "output": output, "preset": preset, "result": None, "presets": _PRESETS,
             "status_labels": _STATUS, "category_labels": _CATEGORY, "origin_labels": _ORIGIN,
             "grounding_labels": _GROUNDING, "max_bytes": max_bytes, "max_chars": max_bytes // 9,
-            "max_hints": MAX_HINTS, "max_hint_chars": MAX_HINT_CHARS}
+            "max_hints": MAX_HINTS, "max_hint_chars": MAX_HINT_CHARS, "deadline": CHECK_DEADLINE_SECONDS}
 
 
 @router.get("/quote", response_class=HTMLResponse)
