@@ -651,10 +651,13 @@ class NumberIndex:
         if not claim.strip():
             return ClaimResult(claim, "invalid", reason="empty claim")
         found, kinds, norm, cut = _scan_found(claim)
-        around = _LazyContexts(norm, found)
         contexts = _contexts(norm, found)
         numbers = [
-            self._grounded(NumberMention(claim[a:b], a, b, kind, value, category), contexts[i], around.qualifiers(i))
+            self._grounded(
+                NumberMention(claim[a:b], a, b, kind, value, category),
+                contexts[i],
+                _qualifiers(norm, found[i][0], found[i - 1][1] if i else 0),
+            )
             for i, ((_s, _e, a, b, value, category), kind) in enumerate(zip(found, kinds, strict=True))
             if kind in self.kinds
         ]
