@@ -109,3 +109,23 @@ def test_composed_mentions_stay_in_order_and_inside_the_text(text: str) -> None:
         assert mention.start >= previous_end
         assert text[mention.start : mention.end] == mention.text
         previous_end = mention.end
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1日2回服用", [("2回", "2回")]),
+        ("1人あたり3万円", [("3万円", "30000円")]),
+        ("1件20分で面接", [("20分", "1200秒")]),
+        ("1日平均54.4万人", [("1日", "1日"), ("54.4万人", "544000人")]),
+        ("1人、2人", [("1人", "1人"), ("2人", "2人")]),
+    ],
+)
+def test_a_rates_unit_is_not_a_figure(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _values(text) == expected
+
+
+def test_a_rate_is_grounded_by_the_same_rate_only() -> None:
+    """「1日2回」 was ✔ on its 「1日」 by any 1日 of the source; now only its 2回 per day is checked."""
+    assert _grounded("1日2回服用します。", "朝夕の1日2回服用。") == [True]
+    assert _grounded("1日2回服用します。", "毎月1日に検査。週2回服用。") == [False]

@@ -19,6 +19,9 @@ any ``11時`` and any ``30分``. :func:`compose` rewrites the scanner's mentions
   (``2024年7月24日〜28日``), or after ``翌``/``同`` with a date earlier in its sentence, is a date of
   that date's month (``2024-07-28``).
 * **Ordinals**: a number right after ``第`` reads ``第3``, so ``第3編成`` is not ``3編成``.
+* **A rate's unit**: the ``1日`` of ``1日2回`` (``1人あたり3万円``, ``1件20分``) is the unit the next
+  number is counted per (grounding reads it as that number's period), not a figure of its own:
+  it is not checked apart, so it is not ✔ by any ``1日`` of the source.
 * **Heading numbers**: the bare number of a Markdown heading (``## 3 その他``) is a section's
   number, not a figure of the text: it grounds nothing.
 
@@ -49,6 +52,9 @@ _NEXT_DAY = ("翌", "同")
 _DAYS_LENGTH = ("間", "以内", "以上", "未満", "程度", "ほど", "後", "前", "分", "連続")
 _SENTENCE_END = re.compile("[。．！？!?\n]")
 #: The start of a Markdown heading line up to its number.
+#: ``1日``, ``1人``, ``1件`` ... that a rate is counted per, and what may stand between it and the count.
+_RATE_UNIT = re.compile("1(?:日|週|週間|か月|カ月|ヶ月|ケ月|月|年|人|件|回|台|戸|世帯|社|時間)")
+_RATE_GLUE = ("", "あたり", "当たり", "につき", "ごと")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+")
 
 
@@ -202,6 +208,20 @@ def _not_headings(original: str, found: list[_Found], kinds: list[str]) -> tuple
     return [found[i] for i in keep], [kinds[i] for i in keep]
 
 
+def _not_rate_units(norm: str, found: list[_Found], kinds: list[str]) -> tuple[list[_Found], list[str]]:
+    """Without the ``1日`` of ``1日2回`` (see the module docstring)."""
+    keep = [
+        i
+        for i, mention in enumerate(found)
+        if i + 1 == len(found)
+        or not _RATE_UNIT.fullmatch(mention[4])
+        or norm[mention[1] : found[i + 1][0]].strip() not in _RATE_GLUE
+    ]
+    if len(keep) == len(found):
+        return found, kinds
+    return [found[i] for i in keep], [kinds[i] for i in keep]
+
+
 def compose(
     norm: str, found: list[_Found], kinds: list[str], original: str = ""
 ) -> tuple[list[_Found], list[str]]:
@@ -214,6 +234,7 @@ def compose(
     found, kinds = _clock_times(norm, found, kinds)
     found, kinds = _dates(norm, found, kinds)
     found = _anchored(norm, found, kinds)
+    found, kinds = _not_rate_units(norm, found, kinds)
     for i, mention in enumerate(found):
         if mention[0] and norm[mention[0] - 1] == "第" and mention[5] != "date":
             found[i] = (*mention[:4], f"第{mention[4]}", mention[5])
