@@ -42,13 +42,19 @@ def _position(output: str, item: dict[str, Any], after: int) -> int:
 
 
 def _shown(mentions: list[Any], start: int, end: int) -> str | None:
+    """What a reader sees on a labelled number: the worst mark of the checked numbers it
+    overlaps (``2024年7月24日〜28日`` is two of them; a ✘ on ``28日`` flags the range)."""
+    shown: str | None = None
     for number in mentions:
         m = number.mention
         if m.start < end and start < m.end:
-            if number.grounded:
-                return "ok"
-            return "differs" if number.context_differs else "missing"
-    return None
+            mark = "ok" if number.grounded else "differs" if number.context_differs else "missing"
+            if shown is None or _SEVERITY[mark] > _SEVERITY[shown]:
+                shown = mark
+    return shown
+
+
+_SEVERITY = {"ok": 0, "differs": 1, "missing": 2}
 
 
 def _outcome(supported: bool, shown: str | None) -> str:

@@ -193,7 +193,7 @@ def test_words_found_when_asked_are_the_eager_walk_s(text: str, rng: random.Rand
 
 def _eager_spans(
     index: NumberIndex, value: str, words: frozenset[str], category: str = "number",
-    qualifiers: tuple[str, frozenset[str]] = ("", frozenset()),
+    qualifiers: tuple[str, frozenset[str], str] = ("", frozenset(), ""),
 ) -> list[tuple[int, int]]:
     """The spans a claim's number is shown (the module docstring): the mentions whose words
     agree (none of their own, or one shared) first, then the others, at most MAX_NUMBER_SPANS."""
@@ -207,14 +207,18 @@ def _eager_spans(
 
 
 def _fits(
-    index: NumberIndex, mention: int, category: str, words: frozenset[str], qualifiers: tuple[str, frozenset[str]]
+    index: NumberIndex, mention: int, category: str, words: frozenset[str], qualifiers: tuple[str, frozenset[str], str]
 ) -> bool:
-    """The module docstring's period and counted-noun rule, for one source mention."""
-    period, noun = qualifiers
+    """The module docstring's period, role and counted-noun rules, for one source mention."""
+    period, noun, role = qualifiers
     if category == "date":
         return True
-    their_period, their_noun = index._around.qualifiers(mention)
+    their_period, their_noun, their_role = index._around.qualifiers(mention)
     if period and their_period != period:
+        return False
+    if their_role == "before" and role != "before":
+        return False  # an earlier value grounds only a claim stating it as earlier
+    if their_role == "after" and role == "before":
         return False
     return not (
         category == "count" and noun and their_noun

@@ -53,3 +53,25 @@ def test_a_context_not_in_the_output_is_an_error(tmp_path: Path) -> None:
             "numbers": [{"text": "100万円", "context": "利益は100万円", "supported": True}]}
     with pytest.raises(ValueError, match="not in the output"):
         _scorer().score_dirs([_write(tmp_path, [case])])
+
+
+def test_a_label_over_several_numbers_shows_their_worst_mark(tmp_path: Path) -> None:
+    """「2024年7月24日〜28日」 is two checked numbers; a ✘ on 28日 is what the reader sees."""
+    source = "賞味期限 2024.07.24 〜 2024.07.27"
+    output = "賞味期限は2024年7月24日〜28日です。"
+    case = {
+        "id": "t-02",
+        "source": source,
+        "output": output,
+        "numbers": [
+            {
+                "text": "2024年7月24日〜28日",
+                "context": "賞味期限は2024年7月24日〜28日",
+                "supported": False,
+                "why": "終わりは27日",
+            },
+        ],
+    }
+    report = _scorer().score_dirs([_write(tmp_path, [case])])
+    assert [r["shown"] for r in report["rows"]] == ["missing"]
+    assert report["by_label"]["unsupported"]["right"] == 1

@@ -36,6 +36,14 @@ it (``月1回`` is not ``年1回``; ``毎月``, ``年間``, ``1日あたり``, `
 claim's precision (a claim stating none is grounded by ``1人あたり3万円``, never the other
 way); and for a count, the *noun it counts* (``保健師を2名`` is not ``保育士を2名``), unless
 either noun shares a word with the other side's context or one side has none.
+A number's *role* is read too: an earlier period's value (``0.62％（前年同期 0.75％）``: after
+``前年``, ``前年同期``, ``前年度``, ``前回``, ``改定前`` ...; a ratio such as ``前年同期比`` is not one) or a
+replaced one (``14,800円 → 19,600円``, ``220円から255円に``) grounds only a claim stating it as the
+earlier value, and a new value grounds any claim but one stating it as the earlier
+(``19,600円から14,800円に`` against that source: both △).
+Numbers that span several scanner matches (``11時30分``, ``10月31日（金）17時``, ``〜28日`` after
+a date, ``2024年（令和6年）7月19日``, ``第3編成``, a heading's number) are read together first:
+:mod:`sadame.quote._compose`.
 Counter spellings are one value: ``2名`` reads ``2人`` (and ``カ所`` ``か所``, ``カ国`` ``か国``).
 
 Dates ground at the precision the claim states: ``2023年4月`` and ``令和5年4月`` (a month)
@@ -85,6 +93,7 @@ from typing import Any, Literal, get_args
 from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize, normalize_with_offsets
 from sadame.normalize._core import NormalizedText
 from sadame.normalize.numeric import NumericKind, scan_spans
+from sadame.quote._compose import compose
 from sadame.quote._verify import Span
 
 __all__ = [
@@ -181,6 +190,19 @@ _VALUE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(.*)", re.DOTALL)
 GROUNDING_FLAGS: NormalizeFlags = replace(PRESETS["numeric"], numeric=False, whitespace=WhitespaceMode.KEEP)
 _NFKC_ONLY: NormalizeFlags = replace(GROUNDING_FLAGS, markdown_strip=False)
 
+#: Before a number: it is an earlier period's value (``前年同期 0.75%``, ``前年度：4,987件``); not a
+#: ratio to one (``前年同期比``).
+_BEFORE_MARK = re.compile(
+    "(?:前年同期末?|前年同月末?|前年度末?|前年|前期末?|前月末?|前回|前四半期末?|昨年度?|改定前|変更前)"
+    "\\s*(?:[:：]|は|の|が|で)?\\s*(?:約)?\\s*$"
+)
+#: After a number: it is replaced (``220円 → 255円``; ``220円から255円に``).
+_ARROW_NEXT = re.compile("\\s*(?:→|⇒|➡|->)")
+_CHANGE_FROM = re.compile("\\s*から\\s*(?:約)?\\s*[0-9][0-9,.]*[^\\s、。0-9]{0,4}\\s*(?:に|へ)")
+#: Before a number: it replaces one (``→ 255円``); ``から`` when it ends a change (:data:`_CHANGE_TO`).
+_ARROW_BEFORE = re.compile("(?:→|⇒|➡|->)\\s*(?:約)?\\s*$")
+_FROM = re.compile("\\s*から\\s*(?:約)?\\s*")
+_CHANGE_TO = re.compile("\\s*(?:に|へ)")
 
 @dataclass(frozen=True, slots=True)
 class NumberMention:
@@ -328,7 +350,7 @@ def _mentions_of(
         kinds += ["date"] * len(dates)
         order = sorted(range(len(found)), key=lambda i: found[i][0])
         found, kinds = [found[i] for i in order], [kinds[i] for i in order]
-    return found, kinds
+    return compose(norm, found, kinds, normalized.original)
 
 
 def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]]:
@@ -348,16 +370,36 @@ def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]
     return dates
 
 
-def _qualifiers(norm: str, start: int, previous_end: int) -> tuple[str, frozenset[str]]:
-    """The period a number is counted per (``月``, ``人`` ... or "") and the words of the noun
-    right before it (see :data:`_RATE`, :data:`_HEAD`)."""
+_Qualifiers = tuple[str, frozenset[str], str]  # period, counted noun's words, role
+
+
+def _role(norm: str, start: int, end: int, previous_end: int) -> str:
+    """``before`` for an earlier or replaced value (``前年同期 0.75%``, ``220円 →``, ``220円から
+    255円に``), ``after`` for the value that replaces it (``→ 255円``, ``から255円に``), else ""."""
+    if _BEFORE_MARK.search(norm, max(start - CONTEXT_WINDOW, previous_end), start):
+        return "before"
+    if _ARROW_NEXT.match(norm, end) or _CHANGE_FROM.match(norm, end):
+        return "before"
+    left = norm[previous_end:start]
+    if _ARROW_BEFORE.search(left) or (previous_end and _FROM.fullmatch(left) and _CHANGE_TO.match(norm, end)):
+        return "after"
+    return ""
+
+
+def _qualifiers(norm: str, start: int, previous_end: int, end: int) -> _Qualifiers:
+    """The period a number is counted per (``月``, ``人`` ... or ""), the words of the noun
+    right before it (see :data:`_RATE`, :data:`_HEAD`) and its role (:func:`_role`)."""
     rate = _RATE.search(norm, max(start - _RATE_WINDOW, 0), start)
     period = ""
     if rate is not None:
         period = next(group for group in rate.groups() if group)
         period = _RATE_SPELLING.get(period, period)
     head = _HEAD.search(norm, max(start - CONTEXT_WINDOW, previous_end), start)
-    return period, frozenset(_BIGRAM.findall(head.group(1))) if head else _NO_WORDS
+    return (
+        period,
+        frozenset(_BIGRAM.findall(head.group(1))) if head else _NO_WORDS,
+        _role(norm, start, end, previous_end),
+    )
 
 
 def _words(piece: str) -> set[str]:
@@ -431,15 +473,17 @@ class _LazyContexts:
         self._stops: list[int] = []
         self._known: dict[tuple[str, str], frozenset[str]] = {("", ""): _NO_WORDS}
         self._pieces: dict[str, list[str]] = {"": []}
-        self._qualifiers: dict[int, tuple[str, frozenset[str]]] = {}
+        self._qualifiers: dict[int, _Qualifiers] = {}
         if self._starts != sorted(self._starts):  # (_contexts walks its pointers in start order)
             self._words = list(_contexts(norm, found))
 
-    def qualifiers(self, i: int) -> tuple[str, frozenset[str]]:
-        """The period and the counted noun's words of mention ``i`` (:func:`_qualifiers`)."""
+    def qualifiers(self, i: int) -> _Qualifiers:
+        """The period, the counted noun's words and the role of mention ``i`` (:func:`_qualifiers`)."""
         known = self._qualifiers.get(i)
         if known is None:
-            known = self._qualifiers[i] = _qualifiers(self._norm, self._starts[i], self._ends[i - 1] if i else 0)
+            known = self._qualifiers[i] = _qualifiers(
+                self._norm, self._starts[i], self._ends[i - 1] if i else 0, self._ends[i]
+            )
         return known
 
     def at(self, i: int) -> frozenset[str]:
@@ -535,6 +579,9 @@ def _precisions(value: str) -> tuple[str, ...]:
     """The coarser spellings a source date also grounds: ``2023-04-01`` grounds the month
     ``2023-04``, the year ``2023年``, the day of the year ``--04-01`` and the bare month ``4月``
     (the scanner's value of 「4月」 alone)."""
+    if "T" in value:  # a time on a date also grounds the bare time and the time on a coarser date
+        day, time = value.split("T", 1)
+        return (time, *(f"{coarser}T{time}" for coarser in _precisions(day)))
     date = _DATE_VALUE.fullmatch(value)
     if date is None:
         day_of_year = _DAY_OF_YEAR.fullmatch(value)
@@ -577,7 +624,7 @@ class NumberIndex:
     _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
     #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
-    _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], list[int]]]] = field(
+    _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], str, list[int]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -656,7 +703,7 @@ class NumberIndex:
             self._grounded(
                 NumberMention(claim[a:b], a, b, kind, value, category),
                 contexts[i],
-                _qualifiers(norm, found[i][0], found[i - 1][1] if i else 0),
+                _qualifiers(norm, found[i][0], found[i - 1][1] if i else 0, found[i][1]),
             )
             for i, ((_s, _e, a, b, value, category), kind) in enumerate(zip(found, kinds, strict=True))
             if kind in self.kinds
@@ -669,14 +716,18 @@ class NumberIndex:
         return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
     def _grounded(
-        self, mention: NumberMention, words: frozenset[str], qualifiers: tuple[str, frozenset[str]] = ("", _NO_WORDS)
+        self, mention: NumberMention, words: frozenset[str], qualifiers: _Qualifiers = ("", _NO_WORDS, "")
     ) -> GroundedNumber:
         every = self._spans.get(mention.value, [])
         source = self.source
-        period, noun = qualifiers
+        period, noun, role = qualifiers
         count, positions = len(every), None
-        if every and mention.category != "date" and (period or (noun and mention.category == "count")):
-            count, positions = self._fitting(mention, words, period, noun)
+        if (
+            every
+            and mention.category != "date"
+            and (period or (noun and mention.category == "count") or role or self._has_roles(mention.value))
+        ):
+            count, positions = self._fitting(mention, words, qualifiers)
             if not count:  # the value is there, but per another period or counting another noun
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
@@ -693,19 +744,28 @@ class NumberIndex:
             mention, bool(count), tuple(Span(a, b, source[a:b]) for a, b in spans), count, count > MAX_NUMBER_SPANS,
         )  # fmt: skip
 
+    def _has_roles(self, value: str) -> bool:
+        """Whether some mention of ``value`` is an earlier or a new value (:func:`_role`)."""
+        return any(group[3] for group in self._groups(value))
+
     def _fitting(
-        self, mention: NumberMention, words: frozenset[str], period: str, noun: frozenset[str]
+        self, mention: NumberMention, words: frozenset[str], qualifiers: _Qualifiers
     ) -> tuple[int, list[int]]:
         """How many spans of the claim's value fit the claim's period and counted noun, and the
         first :data:`_FITTING_READ` of them (indexes into the value's spans): the same period
         when the claim states one (the source may state one the claim leaves out: grounded at
         the claim's precision), and for a count, a noun sharing a word with the claim's context
         or the claim's noun with the mention's context (a paraphrase), or no noun on one side
-        (a bare table cell). Decided once per group of mentions alike (:meth:`_groups`)."""
+        (a bare table cell); and the same role (:func:`_role`): an earlier value grounds only a
+        claim stating it as one, and a new value grounds any claim but one stating it as the
+        earlier. Decided once per group of mentions alike (:meth:`_groups`)."""
+        period, noun, role = qualifiers
         count = 0
         fitting: list[list[int]] = []
-        for their_period, their_noun, their_words, members in self._groups(mention.value):
+        for their_period, their_noun, their_words, their_role, members in self._groups(mention.value):
             if period and their_period != period:
+                continue
+            if (their_role == "before" and role != "before") or (their_role == "after" and role == "before"):
                 continue
             counts_another = noun and their_noun and mention.category == "count"
             if counts_another and their_noun.isdisjoint(words) and noun.isdisjoint(their_words):
@@ -714,16 +774,16 @@ class NumberIndex:
             fitting.append(members)
         return count, list(itertools.islice(heapq.merge(*fitting), _FITTING_READ))
 
-    def _groups(self, value: str) -> list[tuple[str, frozenset[str], frozenset[str], list[int]]]:
+    def _groups(self, value: str) -> list[tuple[str, frozenset[str], frozenset[str], str, list[int]]]:
         """The mentions of ``value`` (indexes into its spans) grouped by (period, counted noun,
         words when there is a noun), in source order within each group; built once per value."""
         groups = self._groups_of.get(value)
         if groups is None:
-            by_key: dict[tuple[str, frozenset[str], frozenset[str]], list[int]] = {}
+            by_key: dict[tuple[str, frozenset[str], frozenset[str], str], list[int]] = {}
             around = self._around
             for i, index in enumerate(self._mention_of.get(value, ())):
-                period, noun = around.qualifiers(index)
-                by_key.setdefault((period, noun, around.at(index) if noun else _NO_WORDS), []).append(i)
+                period, noun, role = around.qualifiers(index)
+                by_key.setdefault((period, noun, around.at(index) if noun else _NO_WORDS, role), []).append(i)
             groups = self._groups_of[value] = [(*key, members) for key, members in by_key.items()]
         return groups
 
