@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask, markdown_strip_text
+from sadame.normalize._markdown import markdown_mask, markdown_strip_text
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -520,12 +520,7 @@ def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -
 # -- markdown_strip -------------------------------------------------------------------
 
 
-_MARKDOWN_MAY_CHANGE = _MAY_CHANGE.search
-
-
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
-    if _MARKDOWN_MAY_CHANGE(text) is None:  # (no marker, no inline character: a mask of ones)
-        return text
     return markdown_strip_text(text)  # (the kept text of markdown_mask, without the mask)
 
 
