@@ -44,6 +44,14 @@ def test_cjk_change_pattern_matches_its_plain_form(text: str) -> None:
     assert [(*m.span(), m.lastindex) for m in _steps._CJK_CHANGE.finditer(text)] == _plain_cjk_changes(text)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from([*"a:：1 \n\t\u3000\u00a0漢"]), max_size=30))
+def test_after_colon_pattern_matches_the_colon_space_runs(text: str) -> None:
+    assert [m.span() for m in _steps._AFTER_COLON.finditer(text)] == [
+        (m.end(1), m.end()) for m in _steps._COLON_SPACE.finditer(text)
+    ]
+
+
 def test_the_patterns_match_where_expected() -> None:
     assert _steps._COMMA.sub("、", "1,000と a,b と 1, 2") == "1,000と a、b と 1、 2"
     assert [(*m.span(), m.lastindex) for m in _steps._CJK_CHANGE.finditer(" a  b 漢 c\td e\n")] == [

@@ -101,6 +101,19 @@ def _compressed(values: array[int], mask: bytes | bytearray) -> array[int]:
     return out
 
 
+def _copy_into(starts: array[int], ends: array[int], at: int, m: Mapped, a: int, b: int) -> int:
+    """Copy ``m``'s spans of characters ``a..b`` to ``starts``/``ends`` from position ``at``, a
+    block at a time (no temporary copy of a whole map); the next position."""
+    block = _BLOCK * 8
+    while b - a > block:
+        starts[at : at + block] = m.starts[a : a + block]
+        ends[at : at + block] = m.ends[a : a + block]
+        at, a = at + block, a + block
+    starts[at : at + b - a] = m.starts[a:b]
+    ends[at : at + b - a] = m.ends[a:b]
+    return at + b - a
+
+
 class _Builder:
     """The output maps of a step, allocated once at their final size (or an upper bound)
     and filled in order: no regrowth, so no transient copy of a whole map."""
@@ -718,14 +731,49 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
-        mask: bytearray | None = None
-        for run in _COLON_SPACE.finditer(m.text):
-            if mask is None:
-                mask = bytearray(b"\x01") * len(m.text)
-            mask[run.end(1) : run.end()] = bytes(run.end() - run.end(1))
-        if mask is not None:  # (the whitespace after each colon goes: kept runs copied whole)
-            m = m.keep(mask)
+        m = _without(m, _AFTER_COLON.finditer(m.text))  # (the whitespace after each colon goes)
     return m
+
+
+# The whitespace run after a colon that the ``colon_space`` equivalence deletes (_COLON_SPACE's
+# group 1 kept): whitespace first, the colon checked by a lookbehind, so a search skips to the
+# next whitespace character.
+_AFTER_COLON = re.compile(f"{_WS_CLASS}(?<=[:：]{_WS_CLASS}){_WS_CLASS}*+")
+
+
+def _without(m: Mapped, gone: Iterable[re.Match[str]]) -> Mapped:
+    """``m`` without the characters of the matches ``gone`` (in order, disjoint): the text
+    between them joined and the maps copied a kept range at a time (no mask, no second scan)."""
+    text, from_starts, from_ends = m.text, m.starts, m.ends
+    starts: array[int] | None = None
+    ends = offsets()
+    pieces: list[str] = []  # (joined every _JOIN_EVERY pieces into done: few live objects)
+    done: list[str] = []
+    at = pos = 0
+    for match in gone:
+        a, b = match.span()
+        pieces.append(text[pos:a])
+        if len(pieces) >= _JOIN_EVERY:
+            done.append("".join(pieces))
+            pieces = []
+        if starts is None:
+            starts, ends = offsets((0,)) * len(text), offsets((0,)) * len(text)
+        if a - pos <= _BLOCK * 8:
+            starts[at : at + a - pos] = from_starts[pos:a]
+            ends[at : at + a - pos] = from_ends[pos:a]
+            at += a - pos
+        else:
+            at = _copy_into(starts, ends, at, m, pos, a)
+        pos = b
+    if starts is None:
+        return m
+    out = "".join([*done, "".join(pieces), text[pos:]])
+    at = _copy_into(starts, ends, at, m, pos, len(text))
+    del starts[at:]
+    del ends[at:]
+    if at != len(out):  # pragma: no cover - a step's maps must match its text
+        raise AssertionError(f"offset maps of {at} for a text of {len(out)}")
+    return Mapped(out, starts, ends)
 
 
 def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
@@ -874,19 +922,6 @@ _CJK_CHANGE = re.compile(
     f"|(?<={_NOT_WS_CJK}[^ ])()(?={_NOT_WS_CJK}))"
 )
 _TAIL, _RESPACE = 1, 2  # the groups of _CJK_CHANGE that mark its branches (1) and (4)
-
-
-def _copy_into(starts: array[int], ends: array[int], at: int, m: Mapped, a: int, b: int) -> int:
-    """Copy ``m``'s spans of characters ``a..b`` to ``starts``/``ends`` from position ``at``, a
-    block at a time (no temporary copy of a whole map); the next position."""
-    block = _BLOCK * 8
-    while b - a > block:
-        starts[at : at + block] = m.starts[a : a + block]
-        ends[at : at + block] = m.ends[a : a + block]
-        at, a = at + block, a + block
-    starts[at : at + b - a] = m.starts[a:b]
-    ends[at : at + b - a] = m.ends[a:b]
-    return at + b - a
 
 
 def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
