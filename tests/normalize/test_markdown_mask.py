@@ -13,6 +13,7 @@ from sadame.normalize._markdown import (
     _CODE,
     _LINE_MARKER,
     _changing_lines,
+    markdown_gaps,
     markdown_keep,
     markdown_mask,
     markdown_strip_text,
@@ -95,6 +96,12 @@ def test_mask_equals_its_definition(pieces: list[str]) -> None:
     assert list(_changing_lines(text)) == _lines_that_may_change(text)
     expected = _definition(text)
     assert markdown_mask(text) == expected
+    gone = bytearray(b"\x01") * len(text)
+    for start, end in markdown_gaps(text):
+        assert start < end
+        gone[start:end] = bytes(end - start)
+    assert gone == expected
+    assert markdown_gaps(text) == sorted(markdown_gaps(text))
     assert list(markdown_keep(text)) == [i for i, flag in enumerate(expected) if flag]
     assert markdown_strip_text(text) == "".join(c for c, flag in zip(text, expected, strict=True) if flag)
 

@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Iterator
 from typing import Protocol
 
-__all__ = ["markdown_keep", "markdown_mask", "markdown_strip_text"]
+__all__ = ["markdown_gaps", "markdown_keep", "markdown_mask", "markdown_strip_text"]
 
 
 class _Sink(Protocol):
@@ -54,6 +54,26 @@ class _Mask:
     def run(self, start: int, end: int, /) -> None:
         if end > start:  # (one slice assignment: the hot path of markdown_mask)
             self.flags[start:end] = b"\x01" * (end - start)
+
+class _Gaps:
+    """What goes, as the ranges between the kept runs of each stripped line, in order (a
+    step per kept run; nothing per character or per unchanged line)."""
+
+    __slots__ = ("cursor", "ranges")
+
+    def __init__(self) -> None:
+        self.ranges: list[tuple[int, int]] = []
+        self.cursor = 0  # the end of the last kept run of the line being stripped
+
+    def append(self, position: int, /) -> None:  # pragma: no cover - only _strip appends (markdown_keep)
+        self.run(position, position + 1)
+
+    def run(self, start: int, end: int, /) -> None:
+        if end > start:
+            if start > self.cursor:
+                self.ranges.append((self.cursor, start))
+            self.cursor = end
+
 
 # Line-leading markers: indentation, then blockquote markers, then one heading,
 # bullet or ordered-list marker, each followed by at least one space.
@@ -217,6 +237,30 @@ def markdown_mask(text: str) -> bytearray:
             flags[start:end] = bytes(end - start)
             _strip_line(text, start, end, mask)
     return flags
+
+
+def markdown_gaps(text: str) -> list[tuple[int, int]]:
+    """The ranges of ``text`` that Markdown stripping removes, in order: the zeros of
+    :func:`markdown_mask` as ``(start, end)`` runs, found the same way, without a mask.
+
+    >>> s = "- **安定性**: 不足"
+    >>> markdown_gaps(s)
+    [(0, 4), (7, 9)]
+    """
+    gaps = _Gaps()
+    ranges = gaps.ranges
+    for start, end in _changing_lines(text):
+        if _ANY_INLINE.search(text, start, end) is None:  # a line marker only: it goes
+            marker = _LINE_MARKER.match(text, start, end)
+            assert marker is not None
+            if marker.end() > start:
+                ranges.append((start, marker.end()))
+        else:
+            gaps.cursor = start
+            _strip_line(text, start, end, gaps)
+            if end > gaps.cursor:
+                ranges.append((gaps.cursor, end))
+    return ranges
 
 
 def _inline_text(segment: str) -> str:

@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import markdown_mask, markdown_strip_text
+from sadame.normalize._markdown import markdown_gaps, markdown_strip_text
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -552,7 +552,7 @@ def _kept_runs(text: str, mask: bytes | bytearray) -> str:
 
 
 def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    return m.keep(markdown_mask(m.text))
+    return _without(m, markdown_gaps(m.text))
 
 
 # -- numeric ------------------------------------------------------------------------
@@ -731,7 +731,7 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
-        m = _without(m, _AFTER_COLON.finditer(m.text))  # (the whitespace after each colon goes)
+        m = _without(m, map(re.Match.span, _AFTER_COLON.finditer(m.text)))  # (the whitespace after each colon goes)
     return m
 
 
@@ -741,17 +741,17 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 _AFTER_COLON = re.compile(f"{_WS_CLASS}(?<=[:：]{_WS_CLASS}){_WS_CLASS}*+")
 
 
-def _without(m: Mapped, gone: Iterable[re.Match[str]]) -> Mapped:
-    """``m`` without the characters of the matches ``gone`` (in order, disjoint): the text
-    between them joined and the maps copied a kept range at a time (no mask, no second scan)."""
+def _without(m: Mapped, gone: Iterable[tuple[int, int]]) -> Mapped:
+    """``m`` without its characters in the ranges ``gone`` (``(start, end)``, in order,
+    disjoint): the text between them joined and the maps copied a kept range at a time (no
+    mask, no second scan)."""
     text, from_starts, from_ends = m.text, m.starts, m.ends
     starts: array[int] | None = None
     ends = offsets()
     pieces: list[str] = []  # (joined every _JOIN_EVERY pieces into done: few live objects)
     done: list[str] = []
     at = pos = 0
-    for match in gone:
-        a, b = match.span()
+    for a, b in gone:
         pieces.append(text[pos:a])
         if len(pieces) >= _JOIN_EVERY:
             done.append("".join(pieces))
