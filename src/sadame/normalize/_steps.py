@@ -731,7 +731,7 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
-        m = _without(m, map(re.Match.span, _AFTER_COLON.finditer(m.text)))  # (the whitespace after each colon goes)
+        m = _without(m, [run.span() for run in _AFTER_COLON.finditer(m.text)])  # (the whitespace after each colon goes)
     return m
 
 
@@ -741,13 +741,15 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
 _AFTER_COLON = re.compile(f"{_WS_CLASS}(?<=[:：]{_WS_CLASS}){_WS_CLASS}*+")
 
 
-def _without(m: Mapped, gone: Iterable[tuple[int, int]]) -> Mapped:
+def _without(m: Mapped, gone: list[tuple[int, int]]) -> Mapped:
     """``m`` without its characters in the ranges ``gone`` (``(start, end)``, in order,
-    disjoint): the text between them joined and the maps copied a kept range at a time (no
-    mask, no second scan)."""
+    disjoint): the text between them joined and the maps, at their final size, copied a kept
+    range at a time (no mask, no second scan)."""
+    if not gone:
+        return m
     text, from_starts, from_ends = m.text, m.starts, m.ends
-    starts: array[int] | None = None
-    ends = offsets()
+    size = len(text) - sum(b - a for a, b in gone)
+    starts, ends = offsets((0,)) * size, offsets((0,)) * size
     pieces: list[str] = []  # (joined every _JOIN_EVERY pieces into done: few live objects)
     done: list[str] = []
     at = pos = 0
@@ -756,8 +758,6 @@ def _without(m: Mapped, gone: Iterable[tuple[int, int]]) -> Mapped:
         if len(pieces) >= _JOIN_EVERY:
             done.append("".join(pieces))
             pieces = []
-        if starts is None:
-            starts, ends = offsets((0,)) * len(text), offsets((0,)) * len(text)
         if a - pos <= _BLOCK * 8:
             starts[at : at + a - pos] = from_starts[pos:a]
             ends[at : at + a - pos] = from_ends[pos:a]
@@ -765,12 +765,8 @@ def _without(m: Mapped, gone: Iterable[tuple[int, int]]) -> Mapped:
         else:
             at = _copy_into(starts, ends, at, m, pos, a)
         pos = b
-    if starts is None:
-        return m
     out = "".join([*done, "".join(pieces), text[pos:]])
     at = _copy_into(starts, ends, at, m, pos, len(text))
-    del starts[at:]
-    del ends[at:]
     if at != len(out):  # pragma: no cover - a step's maps must match its text
         raise AssertionError(f"offset maps of {at} for a text of {len(out)}")
     return Mapped(out, starts, ends)
