@@ -11,18 +11,30 @@ from hypothesis import strategies as st
 
 from sadame.normalize._markdown import (
     _CODE,
-    _INLINE,
     _LINE_MARKER,
+    _changing_lines,
+    markdown_gaps,
     markdown_keep,
     markdown_mask,
     markdown_strip_text,
+)
+
+# The inline rules as first written (the character each needs; each pattern's lookbehind
+# first): the definition the module's faster forms must agree with.
+_INLINE_AS_WRITTEN: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("[", re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")),
+    ("*", re.compile(r"\*\*([^*\n]+)\*\*")),
+    ("_", re.compile(r"__([^_\n]+)__")),
+    ("~", re.compile(r"~~([^~\n]+)~~")),
+    ("*", re.compile(r"(?<![0-9*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])")),
+    ("_", re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])")),
 )
 
 
 def _inline(text: str, start: int, end: int) -> list[int]:
     positions = list(range(start, end))
     segment = text[start:end]
-    for trigger, pattern in _INLINE:
+    for trigger, pattern in _INLINE_AS_WRITTEN:
         if len(positions) < 2:
             break
         if trigger not in segment:
@@ -57,6 +69,20 @@ def _definition(text: str) -> bytearray:
     return mask
 
 
+# What a line needs to change, as one pattern (the form _changing_lines splits in two).
+_MAY_CHANGE = re.compile(r"^[ \t]*(?:>|#{1,6}[ \t]|[-*+][ \t]|[0-9]{1,9}[.)][ \t])|[\[*_~`]", re.MULTILINE)
+
+
+def _lines_that_may_change(text: str) -> list[tuple[int, int]]:
+    lines: list[tuple[int, int]] = []
+    start = 0
+    for line in text.split("\n"):
+        if _MAY_CHANGE.search(text, start, start + len(line)) is not None:
+            lines.append((start, start + len(line)))
+        start += len(line) + 1
+    return lines
+
+
 PIECES = st.sampled_from(
     ["*", "**", "_", "__", "~", "~~", "`", "[", "]", "(", ")", "](", "#", "# ", "> ", ">", "- ", "+ ", "* ",
      "1. ", "2) ", " ", "\t", "\n", "安定", "性", "a", "B", "3", "x_y", "http://x", "\u3000"]
@@ -67,8 +93,15 @@ PIECES = st.sampled_from(
 @given(st.lists(PIECES, max_size=40))
 def test_mask_equals_its_definition(pieces: list[str]) -> None:
     text = "".join(pieces)
+    assert list(_changing_lines(text)) == _lines_that_may_change(text)
     expected = _definition(text)
     assert markdown_mask(text) == expected
+    gone = bytearray(b"\x01") * len(text)
+    for start, end in markdown_gaps(text):
+        assert start < end
+        gone[start:end] = bytes(end - start)
+    assert gone == expected
+    assert markdown_gaps(text) == sorted(markdown_gaps(text))
     assert list(markdown_keep(text)) == [i for i, flag in enumerate(expected) if flag]
     assert markdown_strip_text(text) == "".join(c for c, flag in zip(text, expected, strict=True) if flag)
 

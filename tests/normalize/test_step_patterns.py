@@ -12,10 +12,24 @@ from hypothesis import strategies as st
 from sadame.normalize import _steps
 
 _TEXT = st.text(st.sampled_from([*"a1,，0、 \n\t\u3000\u00a0漢。ｱ", "\U00020000"]), max_size=30)
-# The plain forms: a comma not followed or not preceded by a digit; a whitespace run kept by
-# the cjk mode, between two characters that are neither whitespace nor CJK.
+# The plain forms: a comma not followed or not preceded by a digit; what the cjk mode changes,
+# read from every whitespace run and _cjk_keeps_run.
 _PLAIN_COMMA = re.compile(r"[,，](?![0-9])|(?<![0-9])[,，]")
-_PLAIN_KEPT_RUN = re.compile(f"(?<={_steps._NOT_WS_CJK}){_steps._WS_CLASS}+(?={_steps._NOT_WS_CJK})")
+
+
+def _plain_cjk_changes(text: str) -> list[tuple[int, int, int | None]]:
+    """(start, end, marking group) of each change: a kept run's tail (after its first
+    character), a kept one-character run that is not a space, or a whole deleted run."""
+    changes: list[tuple[int, int, int | None]] = []
+    for run in _steps._WS_RUN.finditer(text):
+        a, b = run.span()
+        if not _steps._cjk_keeps_run(text, a, b):
+            changes.append((a, b, None))
+        elif b - a > 1:
+            changes.append((a + 1, b, _steps._TAIL))
+        elif text[a] != " ":
+            changes.append((a, b, _steps._RESPACE))
+    return changes
 
 
 @settings(max_examples=500, deadline=None)
@@ -26,15 +40,23 @@ def test_comma_pattern_matches_its_plain_form(text: str) -> None:
 
 @settings(max_examples=500, deadline=None)
 @given(_TEXT)
-def test_kept_run_pattern_matches_its_plain_form(text: str) -> None:
-    assert [m.span() for m in _steps._CJK_KEPT_RUN.finditer(text)] == [
-        m.span() for m in _PLAIN_KEPT_RUN.finditer(text)
+def test_cjk_change_pattern_matches_its_plain_form(text: str) -> None:
+    assert [(*m.span(), m.lastindex) for m in _steps._CJK_CHANGE.finditer(text)] == _plain_cjk_changes(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from([*"a:：1 \n\t\u3000\u00a0漢"]), max_size=30))
+def test_after_colon_pattern_matches_the_colon_space_runs(text: str) -> None:
+    assert [m.span() for m in _steps._AFTER_COLON.finditer(text)] == [
+        (m.end(1), m.end()) for m in _steps._COLON_SPACE.finditer(text)
     ]
 
 
 def test_the_patterns_match_where_expected() -> None:
     assert _steps._COMMA.sub("、", "1,000と a,b と 1, 2") == "1,000と a、b と 1、 2"
-    assert [m.span() for m in _steps._CJK_KEPT_RUN.finditer("a  b 漢 c\td")] == [(1, 3), (8, 9)]
+    assert [(*m.span(), m.lastindex) for m in _steps._CJK_CHANGE.finditer(" a  b 漢 c\td e\n")] == [
+        (0, 1, None), (3, 4, _steps._TAIL), (5, 6, None), (7, 8, None), (9, 10, _steps._RESPACE), (13, 14, None)
+    ]
 
 
 _REPLACED = [chr(cp) for cp in (0xFF11, 0xFF21, 0xFF1A, 0xFF08, 0xFF71, 0xFF76)]  # １ Ａ ： （ ｱ ｶ

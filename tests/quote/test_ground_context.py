@@ -3,9 +3,14 @@ counts, counter synonyms and abbreviated dates. Every test runs the real scanner
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sadame.quote import check_output
+from sadame.quote._ground import _ABBREVIATED_DATE
 
 
 def _number(source: str, output: str, text: str) -> tuple[bool, bool]:
@@ -90,3 +95,27 @@ def test_heisei_and_showa_initials_are_eras() -> None:
 
 def test_a_more_precise_abbreviated_date_is_not_grounded_by_a_month() -> None:
     assert _number("令和5年4月に施行する。", "R5.4.1に施行する。", "R5.4.1")[0] is False
+
+
+# The abbreviated-date pattern as first written (lookbehind first, the era and the year as
+# groups): the reference the faster, first-character-first pattern must match exactly.
+_DATE_AS_WRITTEN = re.compile(
+    "(?<![A-Za-z0-9])(?:([RHS])([0-9]{1,2})(?:年([0-9]{1,2})月(?:([0-9]{1,2})日)?|\\.([0-9]{1,2})(?:\\.([0-9]{1,2}))?)"
+    "|((?:19|20)[0-9]{2})/([0-9]{1,2})(?![0-9/]))(?![0-9.])"
+)
+
+
+def _as_written(match: re.Match[str]) -> tuple[object, ...]:
+    """A match of :data:`_ABBREVIATED_DATE` as the groups of :data:`_DATE_AS_WRITTEN`."""
+    era_year, month_j, day_j, month_d, day_d, month_s = match.groups()
+    text = match.group(0)
+    if era_year is not None:
+        return (match.span(), text[0], era_year, month_j, day_j, month_d, day_d, None, None)
+    return (match.span(), None, None, None, None, None, None, text[:4], month_s)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="RHSA12090345年月日./ aZ-x\n", max_size=24), st.integers(0, 24))
+def test_abbreviated_date_pattern_matches_as_first_written(text: str, end: int) -> None:
+    wanted = [(m.span(), *m.groups()) for m in _DATE_AS_WRITTEN.finditer(text, 0, end)]
+    assert [_as_written(m) for m in _ABBREVIATED_DATE.finditer(text, 0, end)] == wanted

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterator
 from typing import Protocol
 
-__all__ = ["markdown_keep", "markdown_mask", "markdown_strip_text"]
+__all__ = ["markdown_gaps", "markdown_keep", "markdown_mask", "markdown_strip_text"]
 
 
 class _Sink(Protocol):
@@ -54,29 +55,84 @@ class _Mask:
         if end > start:  # (one slice assignment: the hot path of markdown_mask)
             self.flags[start:end] = b"\x01" * (end - start)
 
+class _Gaps:
+    """What goes, as the ranges between the kept runs of each stripped line, in order (a
+    step per kept run; nothing per character or per unchanged line)."""
+
+    __slots__ = ("cursor", "ranges")
+
+    def __init__(self) -> None:
+        self.ranges: list[tuple[int, int]] = []
+        self.cursor = 0  # the end of the last kept run of the line being stripped
+
+    def append(self, position: int, /) -> None:  # pragma: no cover - only _strip appends (markdown_keep)
+        self.run(position, position + 1)
+
+    def run(self, start: int, end: int, /) -> None:
+        if end > start:
+            if start > self.cursor:
+                self.ranges.append((self.cursor, start))
+            self.cursor = end
+
+
 # Line-leading markers: indentation, then blockquote markers, then one heading,
 # bullet or ordered-list marker, each followed by at least one space.
 _LINE_MARKER = re.compile(
     r"[ \t]*(?:>[ \t]?)*(?:#{1,6}[ \t]+|[-*+][ \t]+|[0-9]{1,9}[.)][ \t]+)?"
 )
 _CODE = re.compile(r"`([^`\n]+)`")
-# Each inline rule: (the character it needs, pattern with group 1 = the kept text),
-# applied in this order.
+# Each inline rule: (a string every match holds, pattern with group 1 = the kept text),
+# applied in this order. Each pattern starts with its delimiter (the character before it
+# checked by a lookbehind after it), so a search skips from delimiter to delimiter.
 _INLINE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("[", re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")),  # [text](url) -> text
-    ("*", re.compile(r"\*\*([^*\n]+)\*\*")),  # **bold**
-    ("_", re.compile(r"__([^_\n]+)__")),  # __bold__
-    ("~", re.compile(r"~~([^~\n]+)~~")),  # ~~strike~~
+    ("](", re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")),  # [text](url) -> text
+    ("**", re.compile(r"\*\*([^*\n]+)\*\*")),  # **bold**
+    ("__", re.compile(r"__([^_\n]+)__")),  # __bold__
+    ("~~", re.compile(r"~~([^~\n]+)~~")),  # ~~strike~~
     # *em*: not touching digits (keeps 2*3*4), content not starting/ending with space.
-    ("*", re.compile(r"(?<![0-9*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])")),
+    ("*", re.compile(r"\*(?<![0-9*]\*)([^*\s](?:[^*\n]*[^*\s])?)\*(?![0-9*])")),
     # _em_: not inside ASCII words (keeps snake_case_names).
-    ("_", re.compile(r"(?<![A-Za-z0-9_])_([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])")),
+    ("_", re.compile(r"_(?<![A-Za-z0-9_]_)([^_\s](?:[^_\n]*[^_\s])?)_(?![A-Za-z0-9_])")),
 )
 _ANY_INLINE = re.compile(r"[\[*_~`]")
 # What a line needs for _strip_line to change it: a line marker with more than indentation
 # (a ``>``, a heading, bullet or ordered-list marker after the indentation), or a character
-# an inline rule or a code span starts with. Any other line is kept whole.
-_MAY_CHANGE = re.compile(r"^[ \t]*(?:>|#{1,6}[ \t]|[-*+][ \t]|[0-9]{1,9}[.)][ \t])|[\[*_~`]", re.MULTILINE)
+# an inline rule or a code span starts with. Any other line is kept whole. (As two patterns a
+# search runs through fast, a newline first for the marker: one pattern with a line-start
+# branch would try that branch at every position.)
+_MARKER_AT = re.compile(r"[ \t]*(?:>|#{1,6}[ \t]|[-*+][ \t]|[0-9]{1,9}[.)][ \t])")
+_MARKER_AFTER_NEWLINE = re.compile(r"\n[ \t]*(?:>|#{1,6}[ \t]|[-*+][ \t]|[0-9]{1,9}[.)][ \t])")
+
+
+def _changing_lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line of ``text`` that may change (a marker line or an inline
+    character: :data:`_MARKER_AT`, :data:`_ANY_INLINE`), in order. The next inline character
+    and the next line starting with a marker are searched for apart, each result kept until
+    the lines pass it (so neither search runs over the text twice)."""
+    size = len(text)
+    none = size + 1
+    pos = 0
+    inline = marker = -1  # (the next of each at or after pos; none when there is none)
+    while True:
+        if inline < pos:
+            found = _ANY_INLINE.search(text, pos)
+            inline = none if found is None else found.start()
+        if marker < pos:
+            if pos == 0 and _MARKER_AT.match(text) is not None:
+                marker = 0
+            else:
+                found = _MARKER_AFTER_NEWLINE.search(text, pos - 1 if pos else 0)
+                marker = none if found is None else found.start() + 1
+        at = min(inline, marker)
+        if at == none:
+            return
+        start = text.rfind("\n", 0, at) + 1
+        newline = text.find("\n", at)
+        end = size if newline == -1 else newline
+        yield start, end
+        if newline == -1:
+            return
+        pos = end + 1
 
 
 def _apply_inline(text: str, start: int, end: int, out: _Sink) -> None:
@@ -167,16 +223,12 @@ def markdown_mask(text: str) -> bytearray:
     """One byte per character of ``text``: 1 where it survives Markdown stripping.
 
     Only the lines that may change are stripped (a line marker with more than indentation,
-    or a character an inline rule or a code span needs: :data:`_MAY_CHANGE`); every other
+    or a character an inline rule or a code span needs: :func:`_changing_lines`); every other
     character is kept as it is, without a step per line."""
     mask = _Mask(len(text))
     flags = mask.flags
     flags[:] = b"\x01" * len(text)
-    found = _MAY_CHANGE.search(text)
-    while found is not None:
-        start = text.rfind("\n", 0, found.start()) + 1
-        newline = text.find("\n", found.start())
-        end = len(text) if newline == -1 else newline
+    for start, end in _changing_lines(text):
         if _ANY_INLINE.search(text, start, end) is None:  # a line marker only: it goes
             marker = _LINE_MARKER.match(text, start, end)
             assert marker is not None
@@ -184,8 +236,31 @@ def markdown_mask(text: str) -> bytearray:
         else:
             flags[start:end] = bytes(end - start)
             _strip_line(text, start, end, mask)
-        found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
     return flags
+
+
+def markdown_gaps(text: str) -> list[tuple[int, int]]:
+    """The ranges of ``text`` that Markdown stripping removes, in order: the zeros of
+    :func:`markdown_mask` as ``(start, end)`` runs, found the same way, without a mask.
+
+    >>> s = "- **安定性**: 不足"
+    >>> markdown_gaps(s)
+    [(0, 4), (7, 9)]
+    """
+    gaps = _Gaps()
+    ranges = gaps.ranges
+    for start, end in _changing_lines(text):
+        if _ANY_INLINE.search(text, start, end) is None:  # a line marker only: it goes
+            marker = _LINE_MARKER.match(text, start, end)
+            assert marker is not None
+            if marker.end() > start:
+                ranges.append((start, marker.end()))
+        else:
+            gaps.cursor = start
+            _strip_line(text, start, end, gaps)
+            if end > gaps.cursor:
+                ranges.append((gaps.cursor, end))
+    return ranges
 
 
 def _inline_text(segment: str) -> str:
@@ -227,19 +302,14 @@ def markdown_strip_text(text: str) -> str:
     >>> markdown_strip_text("- **安定性**: 不足\\n本文")
     '安定性: 不足\\n本文'
     """
-    found = _MAY_CHANGE.search(text)
-    if found is None:
-        return text
     pieces: list[str] = []
     done = 0  # text before this is in pieces
-    while found is not None:
-        start = text.rfind("\n", 0, found.start()) + 1
-        newline = text.find("\n", found.start())
-        end = len(text) if newline == -1 else newline
+    for start, end in _changing_lines(text):
         pieces.append(text[done:start])
         pieces.append(_line_text(text[start:end]))
         done = end
-        found = _MAY_CHANGE.search(text, end + 1) if newline != -1 else None
+    if not done:
+        return text
     pieces.append(text[done:])
     return "".join(pieces)
 

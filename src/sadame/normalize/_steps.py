@@ -30,7 +30,7 @@ from sadame.normalize._flags import (
     PunctuationMode,
     WhitespaceMode,
 )
-from sadame.normalize._markdown import _MAY_CHANGE, markdown_mask, markdown_strip_text
+from sadame.normalize._markdown import markdown_gaps, markdown_strip_text
 from sadame.normalize.numeric import apply_numeric, scan_numeric
 
 __all__ = ["KANA_TABLE", "STEPS", "Mapped", "Step", "enabled_steps"]
@@ -99,6 +99,19 @@ def _compressed(values: array[int], mask: bytes | bytearray) -> array[int]:
     for lo in range(0, len(values), step):
         out.fromlist(list(itertools.compress(values[lo : lo + step], mask[lo : lo + step])))
     return out
+
+
+def _copy_into(starts: array[int], ends: array[int], at: int, m: Mapped, a: int, b: int) -> int:
+    """Copy ``m``'s spans of characters ``a..b`` to ``starts``/``ends`` from position ``at``, a
+    block at a time (no temporary copy of a whole map); the next position."""
+    block = _BLOCK * 8
+    while b - a > block:
+        starts[at : at + block] = m.starts[a : a + block]
+        ends[at : at + block] = m.ends[a : a + block]
+        at, a = at + block, a + block
+    starts[at : at + b - a] = m.starts[a:b]
+    ends[at : at + b - a] = m.ends[a:b]
+    return at + b - a
 
 
 class _Builder:
@@ -520,12 +533,7 @@ def _nfkc_region(m: Mapped, region_start: int, region_end: int, out: _Builder) -
 # -- markdown_strip -------------------------------------------------------------------
 
 
-_MARKDOWN_MAY_CHANGE = _MAY_CHANGE.search
-
-
 def _markdown_text(text: str, flags: NormalizeFlags) -> str:
-    if _MARKDOWN_MAY_CHANGE(text) is None:  # (no marker, no inline character: a mask of ones)
-        return text
     return markdown_strip_text(text)  # (the kept text of markdown_mask, without the mask)
 
 
@@ -544,7 +552,7 @@ def _kept_runs(text: str, mask: bytes | bytearray) -> str:
 
 
 def _markdown_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    return m.keep(markdown_mask(m.text))
+    return _without(m, markdown_gaps(m.text))
 
 
 # -- numeric ------------------------------------------------------------------------
@@ -723,14 +731,45 @@ def _equivalences_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
     if Equivalence.COMMA in chosen and ("," in m.text or "，" in m.text):
         m = Mapped(_COMMA.sub("、", m.text), m.starts, m.ends)
     if Equivalence.COLON_SPACE in chosen and (":" in m.text or "：" in m.text):
-        mask: bytearray | None = None
-        for run in _COLON_SPACE.finditer(m.text):
-            if mask is None:
-                mask = bytearray(b"\x01") * len(m.text)
-            mask[run.end(1) : run.end()] = bytes(run.end() - run.end(1))
-        if mask is not None:  # (the whitespace after each colon goes: kept runs copied whole)
-            m = m.keep(mask)
+        m = _without(m, [run.span() for run in _AFTER_COLON.finditer(m.text)])  # (the whitespace after each colon goes)
     return m
+
+
+# The whitespace run after a colon that the ``colon_space`` equivalence deletes (_COLON_SPACE's
+# group 1 kept): whitespace first, the colon checked by a lookbehind, so a search skips to the
+# next whitespace character.
+_AFTER_COLON = re.compile(f"{_WS_CLASS}(?<=[:：]{_WS_CLASS}){_WS_CLASS}*+")
+
+
+def _without(m: Mapped, gone: list[tuple[int, int]]) -> Mapped:
+    """``m`` without its characters in the ranges ``gone`` (``(start, end)``, in order,
+    disjoint): the text between them joined and the maps, at their final size, copied a kept
+    range at a time (no mask, no second scan)."""
+    if not gone:
+        return m
+    text, from_starts, from_ends = m.text, m.starts, m.ends
+    size = len(text) - sum(b - a for a, b in gone)
+    starts, ends = offsets((0,)) * size, offsets((0,)) * size
+    pieces: list[str] = []  # (joined every _JOIN_EVERY pieces into done: few live objects)
+    done: list[str] = []
+    at = pos = 0
+    for a, b in gone:
+        pieces.append(text[pos:a])
+        if len(pieces) >= _JOIN_EVERY:
+            done.append("".join(pieces))
+            pieces = []
+        if a - pos <= _BLOCK * 8:
+            starts[at : at + a - pos] = from_starts[pos:a]
+            ends[at : at + a - pos] = from_ends[pos:a]
+            at += a - pos
+        else:
+            at = _copy_into(starts, ends, at, m, pos, a)
+        pos = b
+    out = "".join([*done, "".join(pieces), text[pos:]])
+    at = _copy_into(starts, ends, at, m, pos, len(text))
+    if at != len(out):  # pragma: no cover - a step's maps must match its text
+        raise AssertionError(f"offset maps of {at} for a text of {len(out)}")
+    return Mapped(out, starts, ends)
 
 
 def _drop_positions(m: Mapped, positions: tuple[int, ...] | list[int]) -> Mapped:
@@ -859,52 +898,80 @@ def _keep_widened(m: Mapped, mask: bytearray, text: str | None, widened: Sequenc
     return kept
 
 
-# A whitespace run the ``cjk`` mode keeps (as one space): inside the text, between two
-# characters that are not CJK (see _cjk_keeps_run). Runs are maximal: the lookbehind admits a
-# run's start only, and a shorter match would end before whitespace.
+# A character that is neither whitespace nor CJK: a whitespace run between two of them is
+# kept by the ``cjk`` mode (see _cjk_keeps_run).
 _NOT_WS_CJK = "[^" + re.escape(JS_WHITESPACE) + _CJK_CLASS[1:-1] + "]"
-# (whitespace first, the character before it checked by a two-character lookbehind: the search
-# skips to the next whitespace character instead of trying the lookbehind at every position)
-_CJK_KEPT_RUN = re.compile(f"{_WS_CLASS}(?<={_NOT_WS_CJK}{_WS_CLASS}){_WS_CLASS}*+(?={_NOT_WS_CJK})")
+
+
+# What the ``cjk`` mode changes, in one scan (every branch starts with a whitespace character,
+# the characters around it checked by lookarounds, so a search skips from whitespace to
+# whitespace): (1) the tail of a kept run (after its first character, which stays), marked by
+# the empty group 1; (2) a whole run after a CJK character or at the start of the text, or
+# (3) before a CJK character or at the end (both deleted); (4) a kept one-character run that is
+# not a space (written as one), marked by the empty group 2. Runs are maximal: (1) needs its
+# run's first character right before it, (2) and (3) a run starting where they do.
+_NOT_CJK = "[^" + _CJK_CLASS[1:-1] + "]"
+_CJK_CHANGE = re.compile(
+    f"{_WS_CLASS}(?:(?<={_NOT_WS_CJK}{_WS_CLASS}{_WS_CLASS})(){_WS_CLASS}*+(?={_NOT_WS_CJK})"
+    f"|(?<!{_NOT_CJK}{_WS_CLASS}){_WS_CLASS}*+"
+    f"|(?<!{_WS_CLASS}{_WS_CLASS}){_WS_CLASS}*+(?!{_NOT_WS_CJK})"
+    f"|(?<={_NOT_WS_CJK}[^ ])()(?={_NOT_WS_CJK}))"
+)
+_TAIL, _RESPACE = 1, 2  # the groups of _CJK_CHANGE that mark its branches (1) and (4)
 
 
 def _cjk_whitespace_mapped(m: Mapped, flags: NormalizeFlags) -> Mapped:
-    """The ``cjk`` mode: every whitespace character goes (one translate to a keep-mask) but
-    the first of each run kept, which spans its whole run; a step per kept run only. The
-    text is the kept characters, joined while the maps are kept, with each kept one that is
-    not a space written as one (the text path's spelling of a kept run), not the text path
-    run again over the whole text."""
-    if _WS_RUN.search(m.text) is None:
+    """The ``cjk`` mode: every whitespace run goes but the first character of a run between two
+    non-CJK characters, which stays, as a space spanning its whole run (:func:`_cjk_keeps_run`).
+    One scan finds what changes (:data:`_CJK_CHANGE`); the text between changes is copied whole
+    and the maps a kept range at a time: no mask, no step per character."""
+    text, size = m.text, len(m.text)
+    from_starts, from_ends, block = m.starts, m.ends, _BLOCK * 8
+    starts: array[int] | None = None
+    ends = offsets()
+    pieces: list[str] = []  # (joined every _JOIN_EVERY pieces into done: few live objects)
+    done: list[str] = []
+    widened: list[tuple[int, int]] = []  # (kept position, end) of each kept run of several characters
+    at = copied = written = 0  # kept positions filled; the next position to copy, to write
+    for change in _CJK_CHANGE.finditer(text):
+        gone, end = change.span()
+        kind = change.lastindex
+        if kind == _RESPACE:  # (a kept character: its span stays)
+            pieces += (text[written:gone], " ")
+            written = end
+            continue
+        if kind == _TAIL:
+            widened.append((at + gone - copied - 1, max(from_ends[gone - 1 : end])))
+            if text[gone - 1] != " ":
+                pieces += (text[written : gone - 1], " ")
+                written = gone
+        pieces.append(text[written:gone])
+        written = end
+        if len(pieces) >= _JOIN_EVERY:
+            done.append("".join(pieces))
+            pieces = []
+        if starts is None:
+            starts, ends = offsets((0,)) * size, offsets((0,)) * size
+        if gone - copied <= block:
+            starts[at : at + gone - copied] = from_starts[copied:gone]
+            ends[at : at + gone - copied] = from_ends[copied:gone]
+            at += gone - copied
+        else:
+            at = _copy_into(starts, ends, at, m, copied, gone)
+        copied = end
+    if written == 0:
         return m
-    mask = bytearray(_keep_mask(m.text, _WS_SET))
-    widened, widened_ends = offsets(), offsets()
-    respaced = offsets()  # kept positions of the kept whitespace characters that are not " "
-    last = kept_before = 0  # characters kept before ``last``
-    text = m.text
-    for run in _CJK_KEPT_RUN.finditer(text):
-        a, b = run.span()
-        mask[a] = 1
-        if b - a > 1 or text[a] != " ":
-            kept_before += mask.count(1, last, a)
-            last = a
-            if text[a] != " ":
-                respaced.append(kept_before)
-            if b - a > 1:
-                widened.append(kept_before)
-                widened_ends.append(max(m.ends[a:b]))
-    kept = _keep_widened(m, mask, None, widened, widened_ends)
-    return Mapped(_respaced(kept.text, respaced), kept.starts, kept.ends) if respaced else kept
-
-
-def _respaced(text: str, positions: Sequence[int]) -> str:
-    """``text`` with the character at each of ``positions`` (ascending) replaced by a space."""
-    pieces: list[str] = []
-    pos = 0
-    for at in positions:
-        pieces.append(text[pos:at])
-        pos = at + 1
-    pieces.append(text[pos:])
-    return " ".join(pieces)
+    out = "".join([*done, "".join(pieces), text[written:]])
+    if starts is None:  # (only characters written as spaces: every span stays)
+        return Mapped(out, from_starts, from_ends)
+    at = _copy_into(starts, ends, at, m, copied, size)
+    del starts[at:]
+    del ends[at:]
+    for position, wide in widened:
+        ends[position] = wide
+    if at != len(out):  # pragma: no cover - a step's maps must match its text
+        raise AssertionError(f"offset maps of {at} for a text of {len(out)}")
+    return Mapped(out, starts, ends)
 
 
 STEPS: tuple[Step, ...] = (

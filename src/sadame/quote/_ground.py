@@ -169,10 +169,16 @@ _HEAD = re.compile(
     f"([{_CONTENT_CHARS}]{{2,}})(?:を|が|は|の|も|で|と)?\\s*(?:約|計|合計|延べ|およそ|ほぼ)?\\s*$"
 )
 #: Dates the scanner reads as separate numbers: ``R5年4月``, ``R5.4``, ``R5.4.1`` (令和, 平成,
-#: 昭和 by their initials) and ``2023/04``; ``2023/04/01`` the scanner reads itself.
+#: 昭和 by their initials) and ``2023/04``; ``2023/04/01`` the scanner reads itself. Written
+#: first character first (the era's initial, or the 1 or 2 of the year), the character before
+#: it checked by a two-character lookbehind: a search skips to those characters instead of
+#: trying the lookbehind at every position. Groups: the era's year, month and day (年/月/日),
+#: month and day (dotted), then the month after a year (the era and the year are read from
+#: the text at the match's start).
 _ABBREVIATED_DATE = re.compile(
-    "(?<![A-Za-z0-9])(?:([RHS])([0-9]{1,2})(?:年([0-9]{1,2})月(?:([0-9]{1,2})日)?|\\.([0-9]{1,2})(?:\\.([0-9]{1,2}))?)"
-    "|((?:19|20)[0-9]{2})/([0-9]{1,2})(?![0-9/]))(?![0-9.])"
+    "[RHS12](?<![A-Za-z0-9][RHS12])"
+    "(?:(?<=[RHS])([0-9]{1,2})(?:年([0-9]{1,2})月(?:([0-9]{1,2})日)?|\\.([0-9]{1,2})(?:\\.([0-9]{1,2}))?)"
+    "|(?:(?<=1)9|(?<=2)0)[0-9]{2}/([0-9]{1,2})(?![0-9/]))(?![0-9.])"
 )
 _ERA_BASE: dict[str, int] = {"R": 2018, "H": 1988, "S": 1925}
 _DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
@@ -358,11 +364,12 @@ def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]
     (start, end, canonical value), in order; an impossible month or day is not a date."""
     dates: list[tuple[int, int, str]] = []
     for match in _ABBREVIATED_DATE.finditer(norm, 0, keep_before):
-        era, era_year, month_j, day_j, month_d, day_d, year, month_s = match.groups()
-        if era:
-            year, month, day = str(_ERA_BASE[era] + int(era_year)), month_j or month_d, day_j or day_d
+        era_year, month_j, day_j, month_d, day_d, month_s = match.groups()
+        first = match.start()
+        if era_year is not None:
+            year, month, day = str(_ERA_BASE[norm[first]] + int(era_year)), month_j or month_d, day_j or day_d
         else:
-            month, day = month_s, None
+            year, month, day = norm[first : first + 4], month_s, None
         if int(era_year or 1) == 0 or not 1 <= int(month) <= 12 or (day is not None and not 1 <= int(day) <= 31):
             continue
         value = f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
