@@ -156,6 +156,43 @@ class RawCursor:
         except self._error as exc:
             self._raise(exc, "(pipeline)", None, True)
 
+    @contextlib.contextmanager
+    def transaction_pipeline(self) -> Iterator[None]:
+        """:meth:`pipeline` with the transaction's ``BEGIN`` sent as its first statement (the caller
+        sends its ``COMMIT`` inside the block). psycopg begins a transaction itself with a
+        ``BEGIN`` and a sync, a round trip of its own before the first statement; here the
+        connection is in autocommit for the block and the ``BEGIN`` travels with what follows. On
+        leaving, a transaction still open (an error) is rolled back, then autocommit is turned
+        off again; a connection left in any other state is invalidated, never pooled in
+        autocommit. A connection with a non-default transaction mode (isolation, read only,
+        deferrable) begins as before. On SQLite nothing changes."""
+        dbapi = self.cursor.connection if self.postgres else None
+        if dbapi is None or not _plain_transactions(dbapi):
+            with self.pipeline():
+                yield
+            return
+        dbapi.autocommit = True
+        try:
+            with self.pipeline():
+                self.execute("BEGIN")
+                yield
+        finally:
+            self._leave_autocommit(dbapi)
+
+    def _leave_autocommit(self, dbapi: Any) -> None:
+        """Back to psycopg's own transactions after :meth:`transaction_pipeline`."""
+        from psycopg.pq import TransactionStatus
+
+        try:
+            if dbapi.pgconn.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
+                dbapi.rollback()
+            if dbapi.pgconn.transaction_status == TransactionStatus.IDLE:
+                dbapi.autocommit = False
+                return
+        except self._error:
+            pass
+        self.conn.invalidate()  # broken or in an unknown state: never reused in autocommit
+
     def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """One ``executemany`` of ``sql`` over ``rows`` (one pipelined batch on psycopg)."""
         stmt = self._prepare(sql, 0)
@@ -199,3 +236,9 @@ class RawCursor:
             found = self._prepare(f"{head} VALUES {', '.join([row] * n)}", 0)
             _PREPARED[key] = found
         return found
+
+
+def _plain_transactions(dbapi: Any) -> bool:
+    """True when psycopg would begin ``dbapi``'s transactions with a plain ``BEGIN``."""
+    return (not dbapi.autocommit and dbapi.isolation_level is None and dbapi.read_only is None
+            and dbapi.deferrable is None)

@@ -209,8 +209,9 @@ class Tracker:
     def _write(self, users: Sequence[str], fn: Callable[[Connection], T], *, pipeline: bool = False) -> T:
         """Run ``fn`` in one transaction holding the per-user locks; retry it whole on conflicts.
         ``pipeline``: on PostgreSQL in psycopg's pipeline mode (see ``RawCursor.pipeline``; for
-        ingest, whose statements run on the driver's cursor), its ``COMMIT`` sent in the pipeline
-        too: ``fn``'s result is returned only after the server answered the ``COMMIT``."""
+        ingest, whose statements run on the driver's cursor), its ``BEGIN`` and ``COMMIT`` sent in
+        the pipeline too (``RawCursor.transaction_pipeline``): ``fn``'s result is returned only
+        after the server answered the ``COMMIT``."""
         attempts = self.config.retries
         for attempt in range(attempts):
             try:
@@ -218,7 +219,7 @@ class Tracker:
                     if self.is_sqlite:
                         return fn(conn)
                     raw = RawCursor.of(conn)
-                    with raw.pipeline() if pipeline else contextlib.nullcontext():
+                    with raw.transaction_pipeline() if pipeline else contextlib.nullcontext():
                         for user in sorted(set(users)):
                             raw.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.tenant, user),))
                         result = fn(conn)
