@@ -29,6 +29,10 @@ Any failed request stops the run: a 429 or 500 would make the figures wrong.
 
 ``--cpu`` prints the server CPU time per request of the list and question routes on one
 worker (what a change to the per-request cost is measured with).
+
+``--balance shared,reuseport`` runs one 2-worker server per design of ``SADAME_WEB_BALANCE``
+(``sadame.web._listen``) in the same rounds, and prints one table per design (the 1-worker and
+uvicorn columns are the same runs in each); the default is the default design only.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ import uvicorn
 from sadame.db import upgrade
 from sadame.judge import bundled_pack
 from sadame.web import WebSettings, create_app
+from sadame.web._listen import BALANCES
 from sadame.web._serve import default_workers
 from sadame.web.admin import create_key
 
@@ -116,11 +121,13 @@ _BENCH_ENV = {  # budgets far above what a run asks (all clients share 127.0.0.1
 }
 
 
-def _start_server(db_url: str, workers: int, upstream: bool = False) -> tuple[subprocess.Popen[bytes], str]:
-    """``sadame serve --workers N``; with ``upstream``, uvicorn's own ``--workers`` server of the same
-    app (what a user would run without sadame's supervisor)."""
+def _start_server(db_url: str, workers: int, upstream: bool = False,
+                  balance: str = BALANCES[0]) -> tuple[subprocess.Popen[bytes], str]:
+    """``sadame serve --workers N`` (``balance``: its ``SADAME_WEB_BALANCE``); with ``upstream``,
+    uvicorn's own ``--workers`` server of the same app (what a user would run without sadame's supervisor)."""
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")} | _BENCH_ENV | {"SADAME_DB": db_url}
+    env = ({k: v for k, v in os.environ.items() if not k.startswith("SADAME_")} | _BENCH_ENV
+           | {"SADAME_DB": db_url, "SADAME_WEB_BALANCE": balance})
     sadame = str(Path(sys.executable).parent / "sadame")
     if upstream:
         env["SADAME_WEB_MIGRATE"] = "0"
@@ -468,14 +475,17 @@ def _measure(process: subprocess.Popen[bytes], url: str, make: Callable[[int], R
     return run
 
 
-def _servers(db_url: str | None) -> dict[int, tuple[subprocess.Popen[bytes], str]]:
-    """sadame serve with 1 and 2 workers, and uvicorn's own --workers 2 (key 0), each on its own
-    fresh database unless ``db_url`` is given."""
+def _servers(db_url: str | None, balances: tuple[str, ...]) -> dict[str, tuple[subprocess.Popen[bytes], str]]:
+    """sadame serve with 1 worker ("1"), with 2 in each balance design ("2:shared", ...), and
+    uvicorn's own --workers 2 ("uvicorn"), each on its own fresh database unless ``db_url`` is given."""
     tmp = Path(tempfile.mkdtemp(prefix="sadame-bench-web-"))
-    servers = {w: _start_server(db_url or f"sqlite:///{tmp / f'bench{w}.db'}", w) for w in (1, 2)}
+    servers = {"1": _start_server(db_url or f"sqlite:///{tmp / 'bench1.db'}", 1)}
+    for balance in balances:
+        servers[f"2:{balance}"] = _start_server(db_url or f"sqlite:///{tmp / f'bench2{balance}.db'}", 2,
+                                                balance=balance)
     upstream_db = db_url or f"sqlite:///{tmp / 'bench0.db'}"
     upgrade(upstream_db)  # uvicorn's workers would each migrate at once
-    servers[0] = _start_server(upstream_db, 2, upstream=True)
+    servers["uvicorn"] = _start_server(upstream_db, 2, upstream=True)
     for _process, url in servers.values():  # every worker loads its packs and compiles every puzzle's
         for _name, make in _routes():        # table before timing (new connections reach both workers)
             _drive(url, make, 800, 16, keep_alive=False)
@@ -505,7 +515,7 @@ def cpu_per_request(db_url: str | None, requests: int, rounds: int) -> None:
 
 
 def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, client: str = "python",
-            threads: str = "cores") -> None:
+            threads: str = "cores", balances: tuple[str, ...] = BALANCES[:1]) -> None:
     """req/s, p50 and p99 per route for 1, 4, 16 clients, keep-alive and not, with 1 and 2 workers.
 
     All servers run at once (an idle one costs nothing) and every cell alternates between
@@ -513,37 +523,44 @@ def scaling(db_url: str | None, requests: int, rounds: int, seconds: float, clie
     way every worker count sees the same drift. The ratio of each round (2 workers over the
     1 worker run just before) is shown too, lowest to highest.
     """
-    results: dict[tuple[str, bool, int, int], dict[str, Any]] = {}  # worker count 0: uvicorn's own --workers 2
-    ratios: dict[tuple[str, bool, int], list[float]] = {}
+    results: dict[tuple[str, bool, str, int], dict[str, Any]] = {}  # by server name (see _servers)
+    ratios: dict[tuple[str, bool, str, int], list[float]] = {}
     load_before = _load()
-    servers = _servers(db_url)
+    servers = _servers(db_url, balances)
     try:
         for name, make in _routes():
             for keep_alive in (True, False):
                 for clients in (1, 4, 16):
-                    runs: dict[int, list[dict[str, Any]]] = {1: [], 2: [], 0: []}
+                    runs: dict[str, list[dict[str, Any]]] = {server: [] for server in servers}
                     for _round in range(rounds):
-                        for workers in runs:
-                            process, url = servers[workers]
-                            runs[workers].append(_measure(process, url, make, requests, clients, keep_alive,
-                                                          seconds, client, threads))
-                    ratios[(name, keep_alive, clients)] = sorted(
-                        two["rps"] / one["rps"] for one, two in zip(runs[1], runs[2], strict=True))
-                    for workers, cell in runs.items():
-                        results[(name, keep_alive, workers, clients)] = _median(cell)
+                        for server in runs:
+                            process, url = servers[server]
+                            runs[server].append(_measure(process, url, make, requests, clients, keep_alive,
+                                                         seconds, client, threads))
+                    for balance in balances:
+                        ratios[(name, keep_alive, balance, clients)] = sorted(
+                            two["rps"] / one["rps"] for one, two in zip(runs["1"], runs[f"2:{balance}"], strict=True))
+                    for server, cell in runs.items():
+                        results[(name, keep_alive, server, clients)] = _median(cell)
     finally:
         for process, _url in servers.values():
             process.terminate()
             process.wait(timeout=60)
-    _print_scaling(results, ratios, seconds, rounds, load_before, client, threads)
+    load_after = _load()
+    for balance in balances:  # the same 1-worker and uvicorn runs in every table
+        view = {(name, keep, workers, clients): results[(name, keep, server, clients)]
+                for (name, keep, server, clients) in results
+                for workers, wanted in ((1, "1"), (2, f"2:{balance}"), (0, "uvicorn")) if server == wanted}
+        these = {(name, keep, clients): each for (name, keep, b, clients), each in ratios.items() if b == balance}
+        _print_scaling(view, these, seconds, rounds, load_before, client, threads, balance, load_after)
 
 
 def _print_scaling(results: dict[tuple[str, bool, int, int], dict[str, Any]],
                    ratios: dict[tuple[str, bool, int], list[float]], seconds: float, rounds: int,
-                   load_before: str, client: str, threads: str = "cores") -> None:
-    print(f"### `sadame serve --workers N` ({os.cpu_count()} cores, default workers {default_workers()}, "
-          f"Python {platform.python_version()}, median of {rounds} rounds of {seconds:g} s per cell, "
-          f"load average {load_before} before, {_load()} after)\n")
+                   load_before: str, client: str, threads: str, balance: str, load_after: str) -> None:
+    print(f"### `sadame serve --workers N`, SADAME_WEB_BALANCE={balance} ({os.cpu_count()} cores, default workers "
+          f"{default_workers()}, Python {platform.python_version()}, median of {rounds} rounds of {seconds:g} s "
+          f"per cell, load average {load_before} before, {load_after} after)\n")
     described = WRK_CLIENT.format(threads=WRK_THREADS[threads]) if client == "wrk" else CLIENT
     print(f"Client: {described}; its CPU is shown as a share of one core while the 2-worker cell ran. "
           "Server CPU is user + system time of all its processes per request. No request failed "
@@ -601,11 +618,17 @@ def main() -> None:
     parser.add_argument("--wrk-threads", choices=tuple(WRK_THREADS), default="cores",
                         help="--scaling with wrk: its threads (default cores: min(clients, cores); "
                              "per-client: one thread per client, as before 2026-12-02)")
+    parser.add_argument("--balance", default=BALANCES[0],
+                        help=f"--scaling: comma-separated 2-worker designs, each its own server in the same rounds "
+                             f"(of {', '.join(BALANCES)}; default {BALANCES[0]})")
     parser.add_argument("--cpu", action="store_true", help="server CPU per request of the list and question routes")
     args = parser.parse_args()
     if args.scaling:
         client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
-        scaling(args.db, args.requests, args.rounds, args.seconds, client, args.wrk_threads)
+        balances = tuple(b.strip() for b in args.balance.split(",") if b.strip())
+        if not balances or any(b not in BALANCES for b in balances):
+            parser.error(f"--balance: comma-separated values of {', '.join(BALANCES)}")
+        scaling(args.db, args.requests, args.rounds, args.seconds, client, args.wrk_threads, balances)
         return
     if args.cpu:
         cpu_per_request(args.db, args.requests, args.rounds)

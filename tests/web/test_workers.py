@@ -6,11 +6,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.conftest import PostgresServer
 from tests.web._sockets import accepted_sockets
@@ -70,9 +74,11 @@ def test_two_workers_share_one_postgresql(postgres_server: PostgresServer) -> No
     assert "2 worker(s)" in out
 
 
-def _serve(db: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+def _serve(db: str, workers: int, balance: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SADAME_")}
+    if balance:
+        env["SADAME_WEB_BALANCE"] = balance
     process = subprocess.Popen([SADAME, "serve", "--workers", str(workers), "--port", str(port), "--db", db],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_ready(f"http://127.0.0.1:{port}", process)
@@ -92,11 +98,23 @@ def _keep_alive_clients(port: int, count: int) -> list[http.client.HTTPConnectio
     return clients
 
 
-def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_path: Path) -> None:
-    """One worker and two: every server-side socket of 16 keep-alive clients has TCP_NODELAY
-    (uvicorn's --workers never set it), and with two workers both hold some of them."""
+def _workers(process: subprocess.Popen[bytes]) -> list[int]:
+    return [p for p in _children(process.pid) if b"spawn_main" in _cmdline(p)]
+
+
+def _holders(pids: list[int], clients: list[http.client.HTTPConnection]) -> dict[int, dict[tuple[str, int], bool]]:
+    """Worker pid -> {client address: TCP_NODELAY} of the server-side sockets of ``clients``."""
+    mine = {conn.sock.getsockname() for conn in clients}
+    return {pid: {peer: nodelay for peer, nodelay in accepted_sockets(pid).items() if peer in mine} for pid in pids}
+
+
+@pytest.mark.parametrize("balance", ["shared", "reuseport"])
+def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_path: Path, balance: str) -> None:
+    """One worker and two, in both balance designs: every server-side socket of 16 keep-alive
+    clients has TCP_NODELAY (uvicorn's --workers never set it), and with two workers both hold
+    some of them."""
     for workers in (1, 2):
-        process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers)
+        process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers, balance)
         try:
             clients = _keep_alive_clients(port, 16)
             mine = {conn.sock.getsockname() for conn in clients}
@@ -111,6 +129,66 @@ def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_pa
                 conn.close()
         finally:
             stop_server(process)
+        if workers == 2:
+            how = "one shared listener" if balance == "shared" else "one SO_REUSEPORT listener each"
+            assert how in (process.stderr.read().decode() if process.stderr else "")
+
+
+@pytest.mark.parametrize("balance", ["shared", "reuseport"])
+def test_a_worker_that_dies_is_replaced_and_the_new_one_takes_connections(tmp_path: Path, balance: str) -> None:
+    process, port = _serve(f"sqlite:///{tmp_path / 'r.db'}", 2, balance)
+    try:
+        first = _workers(process)
+        assert len(first) == 2
+        time.sleep(5.5)  # past the start-up window (a worker dying sooner stops the server)
+        os.kill(first[0], signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (len(_workers(process)) < 2 or first[0] in _workers(process)):
+            time.sleep(0.2)
+        now = _workers(process)
+        assert len(now) == 2 and first[0] not in now, now
+        newcomer = next(pid for pid in now if pid not in first)
+        held: dict[int, dict[tuple[str, int], bool]] = {}
+        for _attempt in range(30):  # until the newcomer's app is built and it accepts
+            clients = _keep_alive_clients(port, 16)
+            held = _holders(now, clients)
+            for conn in clients:
+                conn.close()
+            if held[newcomer]:
+                break
+            time.sleep(0.5)
+        assert held[newcomer] and all(held[newcomer].values()), held
+        assert sum(len(peers) for peers in held.values()) == 16
+    finally:
+        stop_server(process)
+    assert process.returncode == 0
+
+
+def test_sigterm_lets_a_request_in_flight_finish(tmp_path: Path) -> None:
+    """The supervisor's SIGTERM reaches the workers, which stop accepting and finish the request
+    whose body is still arriving; the server then exits 0."""
+    process, port = _serve(f"sqlite:///{tmp_path / 't.db'}", 2)
+    body = json.dumps({"text": "ＣＳＳ？ｷｬｯｼｭ", "preset": "judge"}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"POST /api/normalize HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                     + body[:5])
+        time.sleep(0.5)  # the worker has the headers: the request is in flight
+        process.send_signal(signal.SIGTERM)
+        time.sleep(1.0)
+        assert process.poll() is None  # waiting for the request
+        sock.sendall(body[5:])
+        response = b""
+        while b"\r\n\r\n" not in response or not response.rstrip().endswith(b"}"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            response += chunk
+    assert response.startswith(b"HTTP/1.1 200"), response[:200]
+    assert json.loads(response.split(b"\r\n\r\n", 1)[1])["result"] == "cssきゃっしゅ"
+    assert process.wait(timeout=60) == 0
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
 
 
 def test_a_second_server_on_the_same_port_is_refused(tmp_path: Path) -> None:

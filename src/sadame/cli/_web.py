@@ -72,7 +72,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int | None,
             click.echo(f"sadame: {behind} (SADAME_WEB_MIGRATE=0: /readyz answers 503 until then)")
     try:
         serve(url, host=host, port=port, workers=count, settings=settings,
-              log_level=log_level or env.log_level, log_format=env.log_format)
+              log_level=log_level or env.log_level, log_format=env.log_format, balance=env.web_balance)
     except ValueError as exc:  # e.g. an incomplete SADAME_LLM_* configuration
         raise click.ClickException(str(exc)) from exc
     except PortInUse as exc:

@@ -56,6 +56,10 @@ class EnvSettings(BaseSettings):
                                  repr=False)
     web_migrate: bool = _f(True, "`0`: the server does not migrate the database at start-up "
                            "(run `sadame db upgrade` in the deploy instead).")
+    web_balance: Literal["shared", "reuseport"] = _f(
+        "shared", "How `--workers` > 1 share connections: `shared`, one listener every worker accepts from "
+        "(one connection per wake-up, so a free worker takes the next); `reuseport`, one `SO_REUSEPORT` "
+        "listener per worker (the kernel hashes each connection to one).")
     cookie_secure: bool = _f(False, "`1`: mark cookies `Secure` (served over HTTPS).")
     trusted_origins: str = _f("", "Comma-separated origins besides the request's own host that may post forms.")
     allowed_hosts: str = _f("", "Comma-separated host names the `Host` header may name (`*`: any); unset: "

@@ -8,10 +8,17 @@ Two things uvicorn does not do for a multi-process server, done here:
   waited for the client's delayed ACK (about 40 ms). :func:`nodelay_protocol` is
   uvicorn's own HTTP protocol that sets the option itself when a connection is made, and
   :func:`listeners` creates sockets with ``proto`` ``IPPROTO_TCP`` as well.
-* **Connections spread over the workers.** One shared listener lets whichever worker
-  wakes first accept a burst of connections (16 keep-alive clients landed on one worker
-  in 5 of 6 trials). :func:`listeners` gives each worker its own ``SO_REUSEPORT``
-  socket on the same port, so the kernel hashes each new connection to one of them.
+* **Connections spread over the workers.** asyncio accepts every pending connection each
+  time a listener is readable, so with one shared listener whichever worker woke first took
+  a burst of them (16 keep-alive clients landed on one worker in 5 of 6 trials). Two designs,
+  chosen by ``SADAME_WEB_BALANCE``:
+
+  - ``shared`` (the default): one listener, inherited by every worker, each accepting
+    :class:`OneAcceptPerWake` — one connection per event-loop wake-up, so the other worker,
+    woken by the same readiness, takes the next. Work-conserving: a connection goes to
+    whichever worker is free, and connections queue (not refused) while a worker restarts.
+  - ``reuseport``: each worker its own ``SO_REUSEPORT`` listener on the same port; the
+    kernel hashes each new connection to one of them, busy or not.
 """
 
 from __future__ import annotations
@@ -20,9 +27,13 @@ import asyncio
 import socket
 from typing import Any
 
-__all__ = ["BACKLOG", "PortInUse", "listeners", "nodelay_protocol", "rejoin", "reserve", "set_nodelay"]
+__all__ = [
+    "BACKLOG", "BALANCES", "OneAcceptPerWake", "PortInUse", "listeners", "nodelay_protocol", "one_accept_per_wake",
+    "rejoin", "reserve", "set_nodelay",
+]
 
 BACKLOG = 2048
+BALANCES = ("shared", "reuseport")  # SADAME_WEB_BALANCE (see the module docstring)
 
 
 class PortInUse(OSError):
@@ -38,6 +49,31 @@ def set_nodelay(sock: Any) -> bool:
     except OSError:  # the peer already went away
         return False
     return True
+
+
+class OneAcceptPerWake(socket.socket):
+    """A listening socket that hands asyncio one connection per wake-up.
+
+    asyncio's accept handler calls ``accept()`` until it raises ``BlockingIOError``; here
+    every second call raises it, so the handler returns after one connection, the loop
+    serves what is ready, and a connection still pending (the listener is level-triggered)
+    is left for the next wake-up of this worker or of another.
+    """
+
+    _taken = False
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        if self._taken:
+            self._taken = False
+            raise BlockingIOError
+        conn, address = super().accept()
+        self._taken = True
+        return conn, address
+
+
+def one_accept_per_wake(sock: socket.socket) -> OneAcceptPerWake:
+    """``sock`` (a listener; its file descriptor moves) as a :class:`OneAcceptPerWake`."""
+    return OneAcceptPerWake(sock.family, sock.type, sock.proto, fileno=sock.detach())
 
 
 def _base_protocol() -> type[Any]:

@@ -5,11 +5,13 @@ database URL and the settings travel as ``SADAME_*`` variables, and all state is
 the database, so the workers need nothing else in common. The parent process
 migrates the database once before the workers start (they skip it).
 
-With more than one worker this module is the supervisor (uvicorn's own is not used):
-it holds the port with a bound socket that never listens, each worker opens its own
-``SO_REUSEPORT`` listener once its app is built (:mod:`sadame.web._listen`), so the kernel
-spreads connections over the ready workers only; it starts the workers (``spawn``), restarts
-one that dies after it had started, and stops them all with ``SIGTERM`` on ``SIGINT``
+With more than one worker this module is the supervisor (uvicorn's own is not used). By
+default (``SADAME_WEB_BALANCE=shared``) it opens one listener that every worker inherits and
+accepts from one connection per wake-up, once its app is built; with ``reuseport`` it holds the
+port with a bound socket that never listens and each worker opens its own ``SO_REUSEPORT``
+listener once its app is built (:mod:`sadame.web._listen` compares the two). Either way no
+connection is handed to a worker that is still starting. It starts the workers (``spawn``),
+restarts one that dies after it had started, and stops them all with ``SIGTERM`` on ``SIGINT``
 or ``SIGTERM``. Every mode serves with the protocol that sets ``TCP_NODELAY``.
 
 The environment is read through one settings object, :class:`sadame.web._env.EnvSettings`
@@ -27,6 +29,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import socket
 import tempfile
 import threading
 import time
@@ -36,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from sadame.db import resolve_url
 from sadame.web._env import load_env, web_settings
-from sadame.web._listen import listeners, nodelay_protocol, rejoin, reserve
+from sadame.web._listen import BALANCES, listeners, nodelay_protocol, one_accept_per_wake, rejoin, reserve
 from sadame.web._logs import log_config
 from sadame.web._ops import MULTIPROC_ENV
 from sadame.web._settings import WebSettings
@@ -96,37 +99,44 @@ def server_config(app: Any, log_level: str, log_format: str = "json") -> uvicorn
                           server_header=False, proxy_headers=False)
 
 
-def _worker(address: tuple[str, int], url: str, settings: WebSettings, logs: tuple[str, str]) -> None:  # spawned
+def _worker(address: tuple[str, int], url: str, settings: WebSettings, logs: tuple[str, str],
+            shared: socket.socket | None) -> None:  # spawned
     import uvicorn
 
     from sadame.web._app import create_app
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the supervisor, which stops us
     app = create_app(url, settings=replace(settings, migrate=False))  # the supervisor migrated
-    # Not warmed before listening: a worker that joined the SO_REUSEPORT group seconds after the
-    # other would get none of the keep-alive connections opened meanwhile. The packs load on the
-    # first request, in a thread (the list route never loads them on the event loop).
-    sock = rejoin(*address)  # listen only now: no connection waits for a worker still starting
+    # Not warmed before accepting: a worker that began seconds after the other would get none
+    # of the keep-alive connections opened meanwhile. The packs load on the first request, in a
+    # thread (the list route never loads them on the event loop).
+    # Accept only now: no connection waits for a worker still starting.
+    sock = one_accept_per_wake(shared) if shared is not None else rejoin(*address)
     uvicorn.Server(server_config(app, *logs)).run(sockets=[sock])
 
 
 class _Supervisor:
-    """Worker processes, one ``SO_REUSEPORT`` listener each."""
+    """Worker processes on one shared listener, or one ``SO_REUSEPORT`` listener each."""
 
     def __init__(self, url: str, settings: WebSettings, *, host: str, port: int, count: int,
-                 logs: tuple[str, str]) -> None:
+                 logs: tuple[str, str], balance: str = "shared") -> None:
+        if balance not in BALANCES:
+            raise ValueError(f"SADAME_WEB_BALANCE: one of {', '.join(BALANCES)} (got {balance!r})")
         self.url, self.settings, self.host, self.logs = url, settings, host, logs
-        self.count = count
-        self.hold = reserve(host, port)
+        self.count, self.balance = count, balance
+        # shared: the listener itself (connections queue in it until a worker accepts);
+        # reuseport: a bound socket that never listens, holding the port for the workers' own
+        self.hold = listeners(host, port, 1)[0] if balance == "shared" else reserve(host, port)
         self.port = int(self.hold.getsockname()[1])
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[tuple[BaseProcess, float]] = []
         self.stopping = threading.Event()
 
     def _start(self) -> tuple[BaseProcess, float]:
+        shared = self.hold if self.balance == "shared" else None
         process = self.context.Process(target=_worker, args=((self.host, self.port), self.url, self.settings,
-                                                             self.logs), daemon=False)
-        process.start()  # a dead worker's listener closes with it and leaves the group
+                                                             self.logs, shared), daemon=False)
+        process.start()  # reuseport: a dead worker's listener closes with it and leaves the group
         return process, time.monotonic()
 
     def _stop(self, signum: int, _frame: FrameType | None) -> None:
@@ -141,8 +151,9 @@ class _Supervisor:
         status = 0
         try:
             self.workers = [self._start() for _ in range(self.count)]
-            log.info("sadame: %d workers on %s:%d, one SO_REUSEPORT listener each", len(self.workers),
-                     self.host, self.port)
+            how = ("one shared listener, one accept per wake-up" if self.balance == "shared"
+                   else "one SO_REUSEPORT listener each")
+            log.info("sadame: %d workers on %s:%d, %s", len(self.workers), self.host, self.port, how)
             while not self.stopping.wait(0.5):
                 status = self._watch()
                 if status:
@@ -179,12 +190,13 @@ class _Supervisor:
 
 
 def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: WebSettings,
-          log_level: str = "info", log_format: str = "json") -> None:
+          log_level: str = "info", log_format: str = "json", balance: str = "shared") -> None:
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     The app is created here first either way: that migrates the database once and
     fails early (a ``ValueError``) on a bad configuration; a port that is taken raises
-    :class:`sadame.web._listen.PortInUse` (an ``OSError``).
+    :class:`sadame.web._listen.PortInUse` (an ``OSError``). ``balance`` is how ``workers`` > 1
+    share connections (:data:`sadame.web._listen.BALANCES`).
     """
     import uvicorn
 
@@ -200,6 +212,7 @@ def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: W
         uvicorn.Server(server_config(app, log_level, log_format)).run(sockets=[sock])
         return
     app.state.ctx.engine.dispose()
-    supervisor = _Supervisor(url, settings, host=host, port=port, count=workers, logs=(log_level, log_format))
+    supervisor = _Supervisor(url, settings, host=host, port=port, count=workers, logs=(log_level, log_format),
+                             balance=balance)
     if supervisor.run():
         raise SystemExit(1)
