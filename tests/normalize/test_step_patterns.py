@@ -4,6 +4,7 @@ runs) give what their plain forms give."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -67,6 +68,16 @@ _REPLACED = [chr(cp) for cp in (0xFF11, 0xFF21, 0xFF1A, 0xFF08, 0xFF71, 0xFF76)]
 def test_one_to_one_runs_translate_as_the_whole_text_does(text: str) -> None:
     # Few runs: each translated alone; many (past the budget): the rest in one translate.
     assert _steps._one_to_one(text) == text.translate(_steps._one_to_one_table())
+
+
+def test_no_two_replaced_characters_join_under_nfkc() -> None:
+    """Why a run's NFKC is its translate (``_one_to_one``): NFC joins no pair of replacements
+    (every pair of replaced characters, the first one per distinct replacement)."""
+    table = _steps._one_to_one_table()
+    replaced = [chr(cp) for cp in range(0x10000) if table[cp] != cp]
+    firsts = list({table[ord(c)]: c for c in replaced}.values())
+    joined = [(a, b) for b in replaced for a in firsts if len(unicodedata.normalize("NFKC", a + b)) != 2]
+    assert joined == []
 
 
 @pytest.mark.parametrize("text", ["１a" * 200, "a" * 5000 + "１a" * 90, "ｱ" * 300, "１a" * 10])
