@@ -85,16 +85,19 @@ def _serve(db: str, workers: int, balance: str | None = None) -> tuple[subproces
     return process, port
 
 
-def _keep_alive_clients(port: int, count: int) -> list[http.client.HTTPConnection]:
-    clients = []
-    for _ in range(count):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def _keep_alive_clients(port: int, count: int, *, burst: bool = False) -> list[http.client.HTTPConnection]:
+    """``count`` connections, each with two requests answered on it; ``burst``: all connected
+    before the first request (as a load generator opens them), else one after another."""
+    clients = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(count)]
+    if burst:
+        for conn in clients:
+            conn.connect()
+    for conn in clients:
         for _request in range(2):  # the second request rides the kept-alive connection
             conn.request("GET", "/api/puzzles")
             response = conn.getresponse()
             response.read()
             assert response.status == 200
-        clients.append(conn)
     return clients
 
 
@@ -116,17 +119,16 @@ def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_pa
     for workers in (1, 2):
         process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers, balance)
         try:
-            clients = _keep_alive_clients(port, 16)
-            mine = {conn.sock.getsockname() for conn in clients}
-            servers = [p for p in _children(process.pid) if b"spawn_main" in _cmdline(p)] or [process.pid]
+            servers = _workers(process) or [process.pid]
             assert len(servers) == workers
-            held = {pid: {peer: nodelay for peer, nodelay in accepted_sockets(pid).items() if peer in mine}
-                    for pid in servers}
-            assert sum(len(peers) for peers in held.values()) == 16
-            assert all(nodelay for peers in held.values() for nodelay in peers.values())
-            assert all(held.values()), f"a worker holds none of the 16 connections: {held}"
-            for conn in clients:
-                conn.close()
+            for burst in (False, True):  # opened one after another, and all at once
+                clients = _keep_alive_clients(port, 16, burst=burst)
+                held = _holders(servers, clients)
+                assert sum(len(peers) for peers in held.values()) == 16
+                assert all(nodelay for peers in held.values() for nodelay in peers.values())
+                assert all(held.values()), f"a worker holds none of the 16 connections (burst={burst}): {held}"
+                for conn in clients:
+                    conn.close()
         finally:
             stop_server(process)
         if workers == 2:
