@@ -94,6 +94,7 @@ from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize,
 from sadame.normalize._core import NormalizedText
 from sadame.normalize.numeric import NumericKind, scan_spans
 from sadame.quote._compose import compose
+from sadame.quote._tables import TableLines, cell_headers, column_headers, table_units
 from sadame.quote._verify import Span
 
 __all__ = [
@@ -356,7 +357,18 @@ def _mentions_of(
         kinds += ["date"] * len(dates)
         order = sorted(range(len(found)), key=lambda i: found[i][0])
         found, kinds = [found[i] for i in order], [kinds[i] for i in order]
-    return compose(norm, found, kinds, normalized.original)
+    found, kinds = compose(norm, found, kinds, normalized.original)
+    return table_units(norm, found, kinds, _with_unit)
+
+
+def _with_unit(number: str, unit: str) -> tuple[str, str, str] | None:
+    """The value, category and kind of ``number`` followed by ``unit`` read as one figure (a table
+    cell under its header's unit, :mod:`sadame.quote._tables`); None unless the scanner reads
+    them so, as a figure with a unit."""
+    found, kinds, _norm, _truncated = _scan_found(number + unit)
+    if len(found) != 1 or found[0][0] != 0 or found[0][1] <= len(number) or found[0][5] == "number":
+        return None
+    return found[0][4], found[0][5], kinds[0]
 
 
 def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]]:
@@ -608,6 +620,97 @@ def numeric_mentions(text: str) -> list[NumberMention]:
     return scan_mentions(text)[0]
 
 
+#: What one table heading says: the dates it names (and their coarser spellings), its words
+#: (bigrams), and its text.
+_Heading = tuple[frozenset[str], frozenset[str], str]
+#: the row's label, the column's header, and whether the column is the table's latest period
+_Headers = tuple[_Heading, _Heading, bool]
+#: What a claim's sentence says: the dates it names (and their coarser spellings), its words, its text.
+_Sentence = tuple[frozenset[str], frozenset[str], str]
+_DATE_LIKE = re.compile(r"[0-9]{4}年度?|[0-9]{1,2}月|[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?|--[0-9]{2}-[0-9]{2}")
+_BARE_NUMERAL = re.compile(r"[0-9][0-9,.]*")
+_UNIT_TAIL = re.compile(r"[(\[][^()\[\]]*[)\]]\s*$")
+
+
+def _dates_of(found: Iterable[_Found]) -> frozenset[str]:
+    dates: set[str] = set()
+    for mention in found:
+        if mention[5] == "date" or _DATE_LIKE.fullmatch(mention[4]):
+            dates.add(mention[4])
+            dates.update(_precisions(mention[4]))
+    return frozenset(dates)
+
+
+def _heading(text: str) -> _Heading:
+    """What a row label or a column header says (its unit bracket left out)."""
+    text = _UNIT_TAIL.sub("", text).strip()
+    found = _scan_found(text)[0] if text else []
+    return _dates_of(found), frozenset(_words(text)), text
+
+
+class _Sentences:
+    """The sentence of each mention of a claim (normalized ``norm``): its dates, words and text."""
+
+    def __init__(self, norm: str, found: list[_Found]) -> None:
+        self.norm, self.found = norm, found
+        self.stops = [m.start() for m in _SENTENCE_END.finditer(norm)]
+        self._starts = [mention[0] for mention in found]
+        self._of: dict[int, _Sentence] = {}
+
+    def at(self, i: int) -> _Sentence:
+        start = self.found[i][0]
+        k = bisect.bisect_left(self.stops, start)
+        lo = self.stops[k - 1] + 1 if k else 0
+        hi = self.stops[k] if k < len(self.stops) else len(self.norm)
+        known = self._of.get(lo)
+        if known is None:
+            text = self.norm[lo:hi]
+            first, last = bisect.bisect_left(self._starts, lo), bisect.bisect_left(self._starts, hi)
+            known = self._of[lo] = (_dates_of(self.found[first:last]), frozenset(_words(text)), text)
+        return known
+
+
+_YEAR_HEADING = re.compile(r"([0-9]{4})年度?")
+
+
+def _latest_column(heads: tuple[str, ...]) -> int:
+    """The column of a table's latest period: of the headers naming a date, the latest year
+    when each names a year, else the last one (-1: none names a date)."""
+    dated = [(j, _heading(head)[0]) for j, head in enumerate(heads)]
+    dated = [(j, dates) for j, dates in dated if dates]
+    if not dated:
+        return -1
+    years: list[tuple[int, int]] = []  # (year, column)
+    for j, dates in dated:
+        named = [int(m[1]) for d in dates if (m := _YEAR_HEADING.fullmatch(d))]
+        if not named:
+            return dated[-1][0]
+        years.append((max(named), j))
+    return max(years)[1]
+
+
+def _names(sentence: _Sentence | None, headers: _Headers) -> bool:
+    """Whether a claim's sentence names a table cell's row and column: each heading's date
+    (when it names one; a sentence naming no date reads the table's latest period), else a
+    word of it (else its text)."""
+    if sentence is None:
+        return False
+    dates, words, text = sentence
+    row, column, latest = headers
+    for heading_dates, heading_words, heading_text in (row, column):
+        if heading_dates:
+            if not dates and heading_dates is column[0] and latest:
+                continue  # the latest period, which a summary cites without naming it
+            if heading_dates.isdisjoint(dates):
+                return False
+        elif heading_words:
+            if heading_words.isdisjoint(words):
+                return False
+        elif heading_text and heading_text not in text:
+            return False
+    return True
+
+
 @dataclass(slots=True)
 class NumberIndex:
     """The numeric expressions of one source, by canonical value (scanned once).
@@ -630,6 +733,13 @@ class NumberIndex:
     #: the words around each mention of ``_found``, found when first read
     _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
+    #: per value: the spans (indexes into its spans) of table cells read with their headers'
+    #: unit, with what those headers say (:meth:`_table_cells`)
+    _cells_of: dict[str, dict[int, _Headers]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _norm: str = field(default="", init=False, repr=False, compare=False)
+    _lines: TableLines | None = field(default=None, init=False, repr=False, compare=False)
+    _headings: dict[str, _Heading] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _latest: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
     _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], str, list[int]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -645,7 +755,7 @@ class NumberIndex:
             )
         found, _kinds, norm, self.truncated = _scan_found(self.source, self.prepared)
         self.prepared = None
-        self._found, self._around = found, _LazyContexts(norm, found)
+        self._found, self._around, self._norm = found, _LazyContexts(norm, found), norm
         by_value, mention_of = self._spans, self._mention_of
         # per value: the lists of its spellings (the value and the coarser dates it grounds)
         lists: dict[str, tuple[tuple[list[tuple[int, int]], list[int]], ...]] = {}
@@ -706,11 +816,13 @@ class NumberIndex:
             return ClaimResult(claim, "invalid", reason="empty claim")
         found, kinds, norm, cut = _scan_found(claim)
         contexts = _contexts(norm, found)
+        sentences = _Sentences(norm, found)
         numbers = [
             self._grounded(
                 NumberMention(claim[a:b], a, b, kind, value, category),
                 contexts[i],
                 _qualifiers(norm, found[i][0], found[i - 1][1] if i else 0, found[i][1]),
+                sentences.at(i),
             )
             for i, ((_s, _e, a, b, value, category), kind) in enumerate(zip(found, kinds, strict=True))
             if kind in self.kinds
@@ -723,18 +835,33 @@ class NumberIndex:
         return ClaimResult(claim, status, tuple(numbers[:MAX_CLAIM_NUMBERS]), _reason(numbers), truncated)
 
     def _grounded(
-        self, mention: NumberMention, words: frozenset[str], qualifiers: _Qualifiers = ("", _NO_WORDS, "")
+        self,
+        mention: NumberMention,
+        words: frozenset[str],
+        qualifiers: _Qualifiers = ("", _NO_WORDS, ""),
+        sentence: _Sentence | None = None,
     ) -> GroundedNumber:
         every = self._spans.get(mention.value, [])
         source = self.source
         period, noun, role = qualifiers
         count, positions = len(every), None
+        cells = self._table_cells(mention.value) if every and mention.category != "date" else {}
+        allowed: list[int] | None = None
+        if cells:  # a table cell grounds only a claim that names its row and column
+            allowed = [k for k in range(len(every)) if k not in cells or _names(sentence, cells[k])]
+            count, positions = len(allowed), allowed
+            if not allowed:
+                every = []
         if (
             every
             and mention.category != "date"
             and (period or (noun and mention.category == "count") or role or self._has_roles(mention.value))
         ):
             count, positions = self._fitting(mention, words, qualifiers)
+            if allowed is not None:
+                kept = set(allowed)
+                positions = [k for k in positions if k in kept]
+                count = min(count, len(positions)) if len(positions) < _FITTING_READ else count
             if not count:  # the value is there, but per another period or counting another noun
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
@@ -750,6 +877,35 @@ class NumberIndex:
         return GroundedNumber(
             mention, bool(count), tuple(Span(a, b, source[a:b]) for a, b in spans), count, count > MAX_NUMBER_SPANS,
         )  # fmt: skip
+
+    def _table_cells(self, value: str) -> dict[int, _Headers]:
+        """The spans of ``value`` (indexes into its spans) that are table cells read with their
+        headers' unit (:mod:`sadame.quote._tables`), with those headers' dates and words."""
+        cells = self._cells_of.get(value)
+        if cells is None:
+            cells = {}
+            if "|" in self._norm:
+                if self._lines is None:
+                    self._lines = TableLines(self._norm)
+                for k, i in enumerate(self._mention_of.get(value, [])):
+                    start, end, _a, _b, _value, category = self._found[i]
+                    if category in ("number", "date") or not _BARE_NUMERAL.fullmatch(self._norm, start, end):
+                        continue  # a cell with its own unit is read as any other mention
+                    headers = cell_headers(self._lines, start, end)
+                    if headers is not None:
+                        _unit, label, head, column, top = headers
+                        latest = self._latest.get(top)
+                        if latest is None:
+                            latest = self._latest[top] = _latest_column(column_headers(self._lines, top))
+                        cells[k] = (self._heading(label), self._heading(head), column == latest)
+            self._cells_of[value] = cells  # whole, once built: safe to share across threads
+        return cells
+
+    def _heading(self, text: str) -> _Heading:
+        heading = self._headings.get(text)
+        if heading is None:
+            heading = self._headings[text] = _heading(text)
+        return heading
 
     def _has_roles(self, value: str) -> bool:
         """Whether some mention of ``value`` is an earlier or a new value (:func:`_role`)."""
