@@ -84,3 +84,46 @@ def test_a_claim_naming_no_period_reads_the_latest_column() -> None:
 def test_a_value_also_written_outside_the_table_grounds_as_before() -> None:
     source = TOURISM + "\n令和4年の観光消費額は3,415億円と回復した。\n"
     assert _grounded("観光消費額は3,415億円でした。", source) == [True]
+
+
+def _marks(claim: str, source: str) -> list[str]:
+    """✔ / △ / ✘ of each number of ``claim``."""
+    return [
+        "✔" if n.grounded else "△" if n.context_differs else "✘" for n in ground_numbers(claim, source).numbers
+    ]
+
+
+RACE = """| 種目 | 申込者 | 出走者 | 完走率 |
+|---|---|---|---|
+| ハーフ | 2,846名 | 2,611名 | 95.7% |
+| 10km | 1,972名 | 1,835名 | 98.7% |
+"""
+
+
+def test_a_cell_with_its_own_unit_under_another_column_or_row_is_a_hedge() -> None:
+    assert _marks("ハーフの出走者は2,611名でした。", RACE) == ["✔"]
+    assert _marks("ハーフの申込者は2,611名でした。", RACE) == ["△"]  # 出走者's figure
+    assert _marks("ハーフの完走率は98.7%でした。", RACE) == ["△"]  # 10km's
+    assert ground_numbers("ハーフの申込者は2,611名でした。", RACE).numbers[0].elsewhere  # where it is
+
+
+def test_a_heading_is_needed_only_where_it_tells_cells_apart() -> None:
+    one_row = "| 項目 | 前年度 | 今年度 |\n|---|---|---|\n| 件数 | 4,987件 | 5,412件 |\n"
+    assert _marks("今年度は5,412件でした。", one_row) == ["✔"]  # one row: its label needs no naming
+    budget = (
+        "| 事業名 | 補正額 | 内容 |\n|---|---|---|\n| 給付金 | 9,800万円 | 非課税世帯 約2,450世帯に4万円 |\n"
+        "| 空調設備 | 6,300万円 | 体育館 |\n"
+    )
+    # one value cell in the row (the 内容 cell is text): the column header needs no naming
+    assert _marks("給付金は9800万円です。", budget) == ["✔"]
+    assert _marks("空調設備は9800万円です。", budget) == ["△"]  # the 給付金 row's
+
+
+def test_amounts_in_thousands_and_millions_are_read_and_a_caption_is_no_figure() -> None:
+    assert _values("売上高 48,652百万円、経費 3,118千円、来場 12千人") == [
+        ("48,652百万円", "48652000000円"), ("3,118千円", "3118000円"), ("12千人", "12000人"),
+    ]
+    captioned = "（単位：百万円）\n\n| 区分 | 当期 | 前期 |\n|---|---|---|\n| 売上高 | 48,652 | 45,340 |\n"
+    assert [v for _t, v in _values(captioned)] == ["48652000000円", "45340000000円"]  # no 1000000円 of the caption
+    assert _marks("当期の売上高は486億5200万円でした。", captioned) == ["✔"]
+    assert _marks("売上高は453億4000万円でした。", captioned) == ["△"]  # 前期's: the claim names no column

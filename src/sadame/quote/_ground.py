@@ -94,7 +94,7 @@ from sadame.normalize import PRESETS, NormalizeFlags, WhitespaceMode, normalize,
 from sadame.normalize._core import NormalizedText
 from sadame.normalize.numeric import NumericKind, scan_spans
 from sadame.quote._compose import compose
-from sadame.quote._tables import TableLines, cell_headers, column_headers, table_units
+from sadame.quote._tables import TableLines, cell_of, column_headers, table_units, value_column_at
 from sadame.quote._verify import Span
 
 __all__ = [
@@ -182,6 +182,15 @@ _ABBREVIATED_DATE = re.compile(
     "|(?:(?<=1)9|(?<=2)0)[0-9]{2}/([0-9]{1,2})(?![0-9/]))(?![0-9.])"
 )
 _ERA_BASE: dict[str, int] = {"R": 2018, "H": 1988, "S": 1925}
+#: An amount in thousands or millions, as financial statements write them (「48,652百万円」,
+#: 「3,118千円」, 「7,846百万kWh」), which the contract's scanner does not read.
+_SCALED = re.compile(
+    r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]+)?[ \t]?(百万|千万|千)"
+    r"(円|人|件|台|個|本|店|社|世帯|kWh|MWh|kW|t)"
+)
+_SCALE = {"千": 1_000, "百万": 1_000_000, "千万": 10_000_000}
+#: The unit a table's caption states (「（単位：百万円）」): no figure of the text.
+_CAPTION = re.compile(r"単位[ \t]*[:：][ \t]*[^\s()\[\]、,|0-9]{1,6}")
 _DATE_VALUE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?")
 _DAY_OF_YEAR = re.compile(r"--([0-9]{2})-[0-9]{2}")
 _CUT_MARGIN = 80  # mentions ending this close to a cut may have been cut short: dropped
@@ -332,7 +341,12 @@ def _mentions_of(
     found: list[_Found] = []
     kinds: list[str] = []
     dates = _abbreviated_dates(norm, keep_before)
+    scaled = _scaled_amounts(norm, keep_before) if ("千" in norm or "百万" in norm) else []
     covered = [(a, b) for a, b, _value in dates]
+    if scaled or "単位" in norm:
+        covered += [(a, b) for a, b, _value, _category, _kind in scaled]
+        covered += [m.span() for m in _CAPTION.finditer(norm, 0, keep_before)]
+        covered.sort()
     for start, end, replacement, kind, value, unit in scan_spans(norm, True):
         if not 0 <= start < end <= keep_before:
             continue  # (a scanner bug must not crash grounding)
@@ -352,9 +366,13 @@ def _mentions_of(
         a, b = start + units[0], end + units[1]
         found.append((a, b, starts[a], ends[b - 1], units[3], units[4]))
         kinds.append(units[2])
+    if scaled:
+        found += [(a, b, starts[a], ends[b - 1], value, category) for a, b, value, category, _kind in scaled]
+        kinds += [kind for _a, _b, _value, _category, kind in scaled]
     if dates:
         found += [(a, b, starts[a], ends[b - 1], value, "date") for a, b, value in dates]
         kinds += ["date"] * len(dates)
+    if dates or scaled:
         order = sorted(range(len(found)), key=lambda i: found[i][0])
         found, kinds = [found[i] for i in order], [kinds[i] for i in order]
     found, kinds = compose(norm, found, kinds, normalized.original)
@@ -369,6 +387,22 @@ def _with_unit(number: str, unit: str) -> tuple[str, str, str] | None:
     if len(found) != 1 or found[0][0] != 0 or found[0][1] <= len(number) or found[0][5] == "number":
         return None
     return found[0][4], found[0][5], kinds[0]
+
+
+def _scaled_amounts(norm: str, keep_before: int) -> list[tuple[int, int, str, str, str]]:
+    """The amounts of :data:`_SCALED` in ``norm`` ending by ``keep_before``: (start, end, value,
+    category, kind), read as the scanner reads the amount written out (「48,652百万円」 as
+    「48652000000円」), in order."""
+    amounts: list[tuple[int, int, str, str, str]] = []
+    for match in _SCALED.finditer(norm, 0, keep_before):
+        digits, fraction, scale, unit = match.groups()
+        whole = Decimal(digits.replace(",", "") + (fraction or "")) * _SCALE[scale]
+        if whole != whole.to_integral_value() or len(digits) > _MAX_DIGITS:
+            continue
+        found, kinds, _norm, _truncated = _scan_found(f"{int(whole)}{unit}")
+        if len(found) == 1:
+            amounts.append((match.start(), match.end(), found[0][4], found[0][5], kinds[0]))
+    return amounts
 
 
 def _abbreviated_dates(norm: str, keep_before: int) -> list[tuple[int, int, str]]:
@@ -627,6 +661,7 @@ _Heading = tuple[frozenset[str], frozenset[str], str]
 _Headers = tuple[_Heading, _Heading, bool]
 #: What a claim's sentence says: the dates it names (and their coarser spellings), its words, its text.
 _Sentence = tuple[frozenset[str], frozenset[str], str]
+_NO_HEADING: _Heading = (frozenset(), frozenset(), "")
 _DATE_LIKE = re.compile(r"[0-9]{4}年度?|[0-9]{1,2}月|[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?|--[0-9]{2}-[0-9]{2}")
 _BARE_NUMERAL = re.compile(r"[0-9][0-9,.]*")
 _UNIT_TAIL = re.compile(r"[(\[][^()\[\]]*[)\]]\s*$")
@@ -740,6 +775,7 @@ class NumberIndex:
     _lines: TableLines | None = field(default=None, init=False, repr=False, compare=False)
     _headings: dict[str, _Heading] = field(default_factory=dict, init=False, repr=False, compare=False)
     _latest: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _found_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
     #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
     _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], str, list[int]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -850,8 +886,9 @@ class NumberIndex:
         if cells:  # a table cell grounds only a claim that names its row and column
             allowed = [k for k in range(len(every)) if k not in cells or _names(sentence, cells[k])]
             count, positions = len(allowed), allowed
-            if not allowed:
-                every = []
+            if not allowed:  # the value is there, in cells whose row or column the claim does not name
+                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
         if (
             every
             and mention.category != "date"
@@ -889,17 +926,37 @@ class NumberIndex:
                     self._lines = TableLines(self._norm)
                 for k, i in enumerate(self._mention_of.get(value, [])):
                     start, end, _a, _b, _value, category = self._found[i]
-                    if category in ("number", "date") or not _BARE_NUMERAL.fullmatch(self._norm, start, end):
-                        continue  # a cell with its own unit is read as any other mention
-                    headers = cell_headers(self._lines, start, end)
+                    if category in ("number", "date"):
+                        continue
+                    headers = cell_of(self._lines, start, end)
                     if headers is not None:
-                        _unit, label, head, column, top = headers
+                        label, head, column, top, line = headers
+                        competing = self._competes(line, column, category)
                         latest = self._latest.get(top)
                         if latest is None:
                             latest = self._latest[top] = _latest_column(column_headers(self._lines, top))
-                        cells[k] = (self._heading(label), self._heading(head), column == latest)
+                        # a heading distinguishes a cell only when its table has another row, its
+                        # row another value
+                        cells[k] = (
+                            self._heading(label) if self._lines.body_rows(top) > 1 else _NO_HEADING,
+                            self._heading(head) if competing else _NO_HEADING,
+                            column == latest,
+                        )
             self._cells_of[value] = cells  # whole, once built: safe to share across threads
         return cells
+
+    def _competes(self, line: int, column: int, category: str) -> bool:
+        """Whether another value cell of table line ``line`` holds a number of ``category``."""
+        assert self._lines is not None
+        if self._found_starts is None:
+            self._found_starts = [mention[0] for mention in self._found]
+        lo = self._lines.starts[line]
+        hi = self._lines.starts[line + 1] if line + 1 < len(self._lines.starts) else len(self._norm)
+        first, last = bisect.bisect_left(self._found_starts, lo), bisect.bisect_left(self._found_starts, hi)
+        for start, _end, _a, _b, _value, other in self._found[first:last]:
+            if other == category and value_column_at(self._lines, line, start) not in (column, 0, -1):
+                return True
+        return False
 
     def _heading(self, text: str) -> _Heading:
         heading = self._headings.get(text)

@@ -21,7 +21,7 @@ import bisect
 import re
 from collections.abc import Callable
 
-__all__ = ["TableLines", "cell_headers", "column_headers", "table_units"]
+__all__ = ["TableLines", "cell_headers", "cell_of", "column_headers", "table_units", "value_column_at"]
 
 # normalized start, end; original start, end; value, category (``_ground._Found``)
 _Found = tuple[int, int, int, int, str, str]
@@ -47,6 +47,7 @@ class TableLines:
         self._top: dict[int, int] = {}
         self._cells: dict[int, list[tuple[int, int]]] = {}
         self._tables: dict[int, tuple[bool, str | None]] = {}
+        self._rows: dict[int, int] = {}
 
     def text(self, line: int) -> str:
         end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.norm)
@@ -70,6 +71,16 @@ class TableLines:
             is_table = top + 1 < len(self.starts) and _SEPARATOR.match(self.text(top + 1)) is not None
             known = self._tables[top] = (is_table, _caption(self, top, self.text(top)) if is_table else None)
         return known
+
+    def body_rows(self, top: int) -> int:
+        """How many body rows the table whose first line is ``top`` has (found once)."""
+        rows = self._rows.get(top)
+        if rows is None:
+            line = top + 2
+            while line < len(self.starts) and self.is_row(line):
+                line += 1
+            rows = self._rows[top] = max(0, line - top - 2)
+        return rows
 
     def top(self, line: int) -> int:
         """The first line of the table ``line`` belongs to (a table line)."""
@@ -163,6 +174,34 @@ def cell_headers(lines: TableLines, start: int, end: int) -> tuple[str, str, str
     if cell is None or cell[2] is None or (cell[0], cell[1]) != (start - offset, end - offset):
         return None
     return cell[2], cell[3], cell[4], cell[5], cell[6]
+
+
+def cell_of(lines: TableLines, start: int, end: int) -> tuple[str, str, int, int, int] | None:
+    """``(row label, column header, column, the table's first line, the row's line)`` of the body
+    cell (not the first column) holding normalized ``start..end``; None outside a table's body."""
+    line = bisect.bisect_right(lines.starts, start) - 1
+    if not lines.is_row(line):
+        return None
+    row, offset = lines.text(line), lines.starts[line]
+    cell = _cell_unit(lines, line, row, start - offset)
+    if cell is None or not cell[5] or end - offset > cell[1]:
+        return None
+    return cell[3], cell[4], cell[5], cell[6], line
+
+
+_VALUE_CELL = re.compile(r"[△▲+\-−約]?[0-9]")
+
+
+def value_column_at(lines: TableLines, line: int, at: int) -> int:
+    """The column of table line ``line`` holding normalized position ``at`` when that cell is a
+    value: it starts with its number (a cell of text that mentions numbers, 「非課税世帯 約2,450世帯に
+    4万円」, is none); else -1."""
+    cells = lines.cells(line)
+    offset = lines.starts[line]
+    column = bisect.bisect_right(cells, (at - offset, len(lines.norm))) - 1
+    if column < 0 or not cells[column][0] <= at - offset < cells[column][1]:
+        return -1
+    return column if _VALUE_CELL.match(lines.norm, offset + cells[column][0]) else -1
 
 
 def table_units(
