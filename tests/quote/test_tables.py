@@ -127,3 +127,19 @@ def test_amounts_in_thousands_and_millions_are_read_and_a_caption_is_no_figure()
     assert [v for _t, v in _values(captioned)] == ["48652000000円", "45340000000円"]  # no 1000000円 of the caption
     assert _marks("当期の売上高は486億5200万円でした。", captioned) == ["✔"]
     assert _marks("売上高は453億4000万円でした。", captioned) == ["△"]  # 前期's: the claim names no column
+
+
+def test_the_suffix_shortcut_gives_what_scanning_the_cell_with_its_unit_gives() -> None:
+    from sadame.quote._ground import _with_unit
+    from sadame.quote._tables import _by_suffix
+
+    suffixes: dict[str, tuple[str, str, str] | None] = {}
+    used = 0
+    for unit in ("件", "円", "%", "人", "千個", "万人泊", "億円", "名", "校"):
+        for number in ("7", "74", "41,280", "1,774,205", "100", "6.1", "0"):
+            shortcut = _by_suffix(number, unit, suffixes, _with_unit)
+            if shortcut is not None:
+                used += 1
+                assert shortcut == _with_unit(number, unit), (number, unit)
+    assert used >= 20  # the shortcut is taken for the plain suffix units
+    assert suffixes["千個"] is None and suffixes["億円"] is None  # units that multiply are scanned

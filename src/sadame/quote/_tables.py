@@ -204,6 +204,30 @@ def value_column_at(lines: TableLines, line: int, at: int) -> int:
     return column if _VALUE_CELL.match(lines.norm, offset + cells[column][0]) else -1
 
 
+_INTEGER = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*")
+
+
+def _by_suffix(
+    number: str, unit: str, suffixes: dict[str, tuple[str, str, str] | None], value_of: ValueOf
+) -> tuple[str, str, str] | None:
+    """:func:`value_of` of an integer cell without scanning it, when ``unit`` reads as a suffix:
+    the scanner gives ``7`` + unit and ``1234`` + unit the values ``7X`` and ``1234X`` of one
+    category and kind (「件」, 「円」, 「%」; not 「千個」, which multiplies)."""
+    if not _INTEGER.fullmatch(number):
+        return None
+    if unit not in suffixes:
+        suffixes[unit] = None
+        seven, more = value_of("7", unit), value_of("1234", unit)
+        if seven is not None and more is not None and seven[0].startswith("7"):
+            suffix = seven[0][1:]
+            if more == (f"1234{suffix}", seven[1], seven[2]):
+                suffixes[unit] = (suffix, seven[1], seven[2])
+    known = suffixes[unit]
+    if known is None:
+        return None
+    return number.replace(",", "") + known[0], known[1], known[2]
+
+
 def table_units(
     norm: str, found: list[_Found], kinds: list[str], value_of: ValueOf
 ) -> tuple[list[_Found], list[str]]:
@@ -213,6 +237,7 @@ def table_units(
         return found, kinds
     lines: TableLines | None = None
     read: dict[tuple[str, str], tuple[str, str, str] | None] = {}
+    suffixes: dict[str, tuple[str, str, str] | None] = {}
     for i, (start, end, a, b, _value, category) in enumerate(found):
         if category != "number":
             continue
@@ -222,9 +247,11 @@ def table_units(
         if cell is None:
             continue  # not a whole cell, or no unit
         number, unit = norm[start:end], cell[0]
-        if (number, unit) not in read:
-            read[(number, unit)] = value_of(number, unit)
-        got = read[(number, unit)]
+        got = _by_suffix(number, unit, suffixes, value_of)
+        if got is None:
+            if (number, unit) not in read:
+                read[(number, unit)] = value_of(number, unit)
+            got = read[(number, unit)]
         if got is not None:
             found[i] = (start, end, a, b, got[0], got[1])
             kinds[i] = got[2]
