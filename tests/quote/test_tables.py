@@ -141,5 +141,5 @@ def test_the_suffix_shortcut_gives_what_scanning_the_cell_with_its_unit_gives() 
             if shortcut is not None:
                 used += 1
                 assert shortcut == _with_unit(number, unit), (number, unit)
-    assert used >= 20  # the shortcut is taken for the plain suffix units
-    assert suffixes["千個"] is None and suffixes["億円"] is None  # units that multiply are scanned
+    assert used >= 30  # integers under every unit here (千個: 7000個, 1234000個 — a suffix too)
+    assert _by_suffix("6.1", "件", suffixes, _with_unit) is None  # a decimal is scanned
