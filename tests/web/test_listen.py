@@ -90,5 +90,5 @@ def test_an_asyncio_server_on_it_accepts_every_connection_one_per_loop_iteration
 def test_the_two_balance_designs_are_the_documented_ones() -> None:
     from sadame.web._env import EnvSettings
 
-    assert EnvSettings().web_balance == "shared"
+    assert EnvSettings().web_balance == "reuseport" == BALANCES[0]
     assert set(BALANCES) == {"shared", "reuseport"}

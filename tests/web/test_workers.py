@@ -111,24 +111,35 @@ def _holders(pids: list[int], clients: list[http.client.HTTPConnection]) -> dict
     return {pid: {peer: nodelay for peer, nodelay in accepted_sockets(pid).items() if peer in mine} for pid in pids}
 
 
-@pytest.mark.parametrize("balance", ["shared", "reuseport"])
+@pytest.mark.parametrize("balance", ["reuseport", "shared"])
 def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_path: Path, balance: str) -> None:
     """One worker and two, in both balance designs: every server-side socket of 16 keep-alive
-    clients has TCP_NODELAY (uvicorn's --workers never set it), and with two workers both hold
-    some of them."""
+    clients has TCP_NODELAY (uvicorn's --workers never set it). With two workers on reuseport
+    both hold some of them, opened one after another or all at once (the kernel's hash does not
+    depend on which worker runs). On the shared listener a worker takes connections only while
+    the scheduler runs it (a busy CI machine let one take a whole burst): both take some within
+    a few rounds."""
     for workers in (1, 2):
         process, port = _serve(f"sqlite:///{tmp_path / f'w{workers}.db'}", workers, balance)
         try:
             servers = _workers(process) or [process.pid]
             assert len(servers) == workers
-            for burst in (False, True):  # opened one after another, and all at once
+            ever: set[int] = set()
+            rounds = 2 if balance == "reuseport" or workers == 1 else 20
+            for attempt in range(rounds):
+                burst = attempt % 2 == 1  # opened one after another, and all at once
                 clients = _keep_alive_clients(port, 16, burst=burst)
                 held = _holders(servers, clients)
                 assert sum(len(peers) for peers in held.values()) == 16
                 assert all(nodelay for peers in held.values() for nodelay in peers.values())
-                assert all(held.values()), f"a worker holds none of the 16 connections (burst={burst}): {held}"
+                if balance == "reuseport":
+                    assert all(held.values()), f"a worker holds none of the 16 connections (burst={burst}): {held}"
+                ever |= {pid for pid, peers in held.items() if peers}
                 for conn in clients:
                     conn.close()
+                if len(ever) == workers and attempt >= 1:
+                    break
+            assert ever == set(servers), f"a worker never took a connection in {rounds} rounds"
         finally:
             stop_server(process)
         if workers == 2:
@@ -136,7 +147,7 @@ def test_every_accepted_connection_has_tcp_nodelay_and_workers_share_them(tmp_pa
             assert how in (process.stderr.read().decode() if process.stderr else "")
 
 
-@pytest.mark.parametrize("balance", ["shared", "reuseport"])
+@pytest.mark.parametrize("balance", ["reuseport", "shared"])
 def test_a_worker_that_dies_is_replaced_and_the_new_one_takes_connections(tmp_path: Path, balance: str) -> None:
     process, port = _serve(f"sqlite:///{tmp_path / 'r.db'}", 2, balance)
     try:

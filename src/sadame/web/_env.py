@@ -56,10 +56,11 @@ class EnvSettings(BaseSettings):
                                  repr=False)
     web_migrate: bool = _f(True, "`0`: the server does not migrate the database at start-up "
                            "(run `sadame db upgrade` in the deploy instead).")
-    web_balance: Literal["shared", "reuseport"] = _f(
-        "shared", "How `--workers` > 1 share connections: `shared`, one listener every worker accepts from "
-        "(one connection per wake-up, so a free worker takes the next); `reuseport`, one `SO_REUSEPORT` "
-        "listener per worker (the kernel hashes each connection to one).")
+    web_balance: Literal["reuseport", "shared"] = _f(
+        "reuseport", "How `--workers` > 1 share connections: `reuseport`, one `SO_REUSEPORT` listener per "
+        "worker (the kernel hashes each connection to one, busy or not); `shared`, one listener every "
+        "worker accepts from, one connection per wake-up (a free worker takes the next: more requests/s "
+        "with a new connection per request, but on a busy machine one worker may take a whole burst).")
     cookie_secure: bool = _f(False, "`1`: mark cookies `Secure` (served over HTTPS).")
     trusted_origins: str = _f("", "Comma-separated origins besides the request's own host that may post forms.")
     allowed_hosts: str = _f("", "Comma-separated host names the `Host` header may name (`*`: any); unset: "

@@ -13,12 +13,16 @@ Two things uvicorn does not do for a multi-process server, done here:
   a burst of them (16 keep-alive clients landed on one worker in 5 of 6 trials). Two designs,
   chosen by ``SADAME_WEB_BALANCE``:
 
-  - ``shared`` (the default): one listener, inherited by every worker, each accepting
+  - ``reuseport`` (the default): each worker its own ``SO_REUSEPORT`` listener on the same
+    port; the kernel hashes each new connection to one of them, busy or not, so keep-alive
+    connections spread whatever the scheduler does.
+  - ``shared``: one listener, inherited by every worker, each accepting
     :class:`OneAcceptPerWake` — one connection per event-loop wake-up, so the other worker,
-    woken by the same readiness, takes the next. Work-conserving: a connection goes to
-    whichever worker is free, and connections queue (not refused) while a worker restarts.
-  - ``reuseport``: each worker its own ``SO_REUSEPORT`` listener on the same port; the
-    kernel hashes each new connection to one of them, busy or not.
+    woken by the same readiness, takes the next. Work-conserving: a new connection goes to a
+    worker that is free (more requests per second with a new connection per request), and
+    connections queue (not refused) while a worker restarts. But a worker the scheduler does
+    not run (a busy machine) takes none: in a CI run one worker took all 16 connections of a
+    keep-alive burst, which is why it is not the default.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ __all__ = [
 ]
 
 BACKLOG = 2048
-BALANCES = ("shared", "reuseport")  # SADAME_WEB_BALANCE (see the module docstring)
+BALANCES = ("reuseport", "shared")  # SADAME_WEB_BALANCE, the default first (see the module docstring)
 
 
 class PortInUse(OSError):

@@ -6,10 +6,10 @@ the database, so the workers need nothing else in common. The parent process
 migrates the database once before the workers start (they skip it).
 
 With more than one worker this module is the supervisor (uvicorn's own is not used). By
-default (``SADAME_WEB_BALANCE=shared``) it opens one listener that every worker inherits and
-accepts from one connection per wake-up, once its app is built; with ``reuseport`` it holds the
-port with a bound socket that never listens and each worker opens its own ``SO_REUSEPORT``
-listener once its app is built (:mod:`sadame.web._listen` compares the two). Either way no
+default (``SADAME_WEB_BALANCE=reuseport``) it holds the port with a bound socket that never
+listens and each worker opens its own ``SO_REUSEPORT`` listener once its app is built; with
+``shared`` it opens one listener that every worker inherits and accepts from one connection per
+wake-up, once its app is built (:mod:`sadame.web._listen` compares the two). Either way no
 connection is handed to a worker that is still starting. It starts the workers (``spawn``),
 restarts one that dies after it had started, and stops them all with ``SIGTERM`` on ``SIGINT``
 or ``SIGTERM``. Every mode serves with the protocol that sets ``TCP_NODELAY``.
@@ -119,7 +119,7 @@ class _Supervisor:
     """Worker processes on one shared listener, or one ``SO_REUSEPORT`` listener each."""
 
     def __init__(self, url: str, settings: WebSettings, *, host: str, port: int, count: int,
-                 logs: tuple[str, str], balance: str = "shared") -> None:
+                 logs: tuple[str, str], balance: str = BALANCES[0]) -> None:
         if balance not in BALANCES:
             raise ValueError(f"SADAME_WEB_BALANCE: one of {', '.join(BALANCES)} (got {balance!r})")
         self.url, self.settings, self.host, self.logs = url, settings, host, logs
@@ -190,7 +190,7 @@ class _Supervisor:
 
 
 def serve(db_url: str | None, *, host: str, port: int, workers: int, settings: WebSettings,
-          log_level: str = "info", log_format: str = "json", balance: str = "shared") -> None:
+          log_level: str = "info", log_format: str = "json", balance: str = BALANCES[0]) -> None:
     """Run the service until interrupted: in this process, or in ``workers`` processes.
 
     The app is created here first either way: that migrates the database once and
