@@ -37,3 +37,19 @@ def test_an_unmarked_source_value_grounds_a_claim_stating_it_as_earlier() -> Non
     assert _grounded(
         "前年度は4,987件でした。", "| 項目 | 前年度 | 今年度 |\n|---|---|---|\n| 件数 | 4,987件 | 5,412件 |"
     ) == [True]
+
+
+def test_two_values_swapped_between_their_nouns_are_a_hedge() -> None:
+    source = "- 社会動態：転入 4,731人、転出 4,885人、社会減 154人"
+    assert _grounded("転入は4,731人、転出は4,885人でした。", source) == [True, True]
+    swapped = ground_numbers("転入は4,885人、転出は4,731人でした。", source)
+    assert [n.grounded for n in swapped.numbers] == [False, False]
+    assert all(n.context_differs for n in swapped.numbers)  # △: both values are there, for the other noun
+
+
+def test_a_value_also_stated_without_a_noun_is_not_a_swap() -> None:
+    # 1億2000万円 is 受注残高's too, but the 売上高 line states it with no noun right before it
+    source = "- **売上高**: 1億2000万円\n- 受注残高は 一億二千万円\n- 通期の売上高予想は 5億円"
+    assert _grounded("売上高は1億2000万円だった。", source) == [True]
+    # a noun that contains the claim's (志願者数 / 志願者) is the same noun
+    assert _grounded("志願者は延べ18,742人でした。", "志願者数は延べ18,742人。推薦の志願者6,910人。") == [True]

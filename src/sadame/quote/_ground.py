@@ -776,6 +776,12 @@ class NumberIndex:
     _headings: dict[str, _Heading] = field(default_factory=dict, init=False, repr=False, compare=False)
     _latest: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _found_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _nouns_of: dict[str, dict[frozenset[str], set[str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _noun_words: dict[str, dict[str, list[frozenset[str]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     #: the mentions of each value grouped by period and counted noun (:meth:`_groups`)
     _groups_of: dict[str, list[tuple[str, frozenset[str], frozenset[str], str, list[int]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -889,6 +895,9 @@ class NumberIndex:
             if not allowed:  # the value is there, in cells whose row or column the claim does not name
                 elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
                 return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+        if every and noun and mention.category != "date" and self._swapped(mention, noun):
+            elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+            return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
         if (
             every
             and mention.category != "date"
@@ -957,6 +966,58 @@ class NumberIndex:
             if other == category and value_column_at(self._lines, line, start) not in (column, 0, -1):
                 return True
         return False
+
+    def _swapped(self, mention: NumberMention, noun: frozenset[str]) -> bool:
+        """Whether the source gives the claim's noun only other values of the claim's kind, and the
+        claim's value only other nouns: two values swapped (「転入 4,731人、転出 4,885人」 against the
+        claim 「転入4,885人」). Nouns are alike when one's words contain the other's (志願者, 志願者数)."""
+        values: set[str] = set()
+        for theirs in self._nouns_like(mention.category, noun):
+            values |= self._nouns(mention.category)[theirs]
+        if not values or mention.value in values:
+            return False
+        around = self._around
+        elsewhere = False
+        for i in self._mention_of.get(mention.value, [])[:_FITTING_READ]:
+            if self._found[i][5] != mention.category:
+                continue
+            theirs = around.qualifiers(i)[1]
+            if not theirs or theirs <= noun or noun <= theirs:
+                return False  # the value is also stated without a noun, or for this one
+            elsewhere = True
+        return elsewhere
+
+    def _nouns_like(self, category: str, noun: frozenset[str]) -> list[frozenset[str]]:
+        """The source's nouns of ``category`` alike ``noun`` (see :meth:`_swapped`), found through
+        the words they share."""
+        self._nouns(category)
+        by_word = self._noun_words[category]
+        seen: set[frozenset[str]] = set()
+        for word in noun:
+            for theirs in by_word.get(word, ()):
+                if theirs not in seen and (theirs <= noun or noun <= theirs):
+                    seen.add(theirs)
+        return list(seen)
+
+    def _nouns(self, category: str) -> dict[frozenset[str], set[str]]:
+        """The noun right before each mention of ``category`` -> the values the source gives it
+        (built per category on first use, with each noun listed under its words)."""
+        nouns = self._nouns_of.get(category)
+        if nouns is None:
+            nouns = {}
+            around = self._around
+            for i, found in enumerate(self._found):
+                if found[5] == category:
+                    noun = around.qualifiers(i)[1]
+                    if noun:
+                        nouns.setdefault(noun, set()).add(found[4])
+            by_word: dict[str, list[frozenset[str]]] = {}
+            for noun in nouns:
+                for word in noun:
+                    by_word.setdefault(word, []).append(noun)
+            self._noun_words[category] = by_word
+            self._nouns_of[category] = nouns  # whole, once built (after its word index): thread-safe
+        return nouns
 
     def _heading(self, text: str) -> _Heading:
         heading = self._headings.get(text)
