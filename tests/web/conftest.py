@@ -26,6 +26,7 @@ import pytest
 import uvicorn
 
 from sadame.web import WebSettings, create_app
+from sadame.web._serve import _KEEP_ALIVE as KEEP_ALIVE
 from sadame.web.admin import create_key
 
 CHROMIUM = "/usr/bin/chromium"
@@ -84,9 +85,11 @@ def stop_server(process: subprocess.Popen[bytes], timeout: float = 60) -> None:
 
 def serve(app: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = _free_port()
-    # as `sadame serve` runs it: X-Forwarded-For is the app's to read (from trusted proxies only)
+    # as `sadame serve` runs it: X-Forwarded-For is the app's to read (from trusted proxies only),
+    # and idle keep-alive connections stay open 65 s (uvicorn's 5 s default let a client reusing one
+    # after a slow step of a test race the server closing it: a reset, seen once in CI)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
-                            proxy_headers=False)
+                            proxy_headers=False, timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
