@@ -85,7 +85,7 @@ import bisect
 import heapq
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from typing import Any, Literal, get_args
@@ -663,7 +663,6 @@ _Headers = tuple[_Heading, _Heading, bool]
 _Sentence = tuple[frozenset[str], frozenset[str], str]
 _NO_HEADING: _Heading = (frozenset(), frozenset(), "")
 _DATE_LIKE = re.compile(r"[0-9]{4}年度?|[0-9]{1,2}月|[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?|--[0-9]{2}-[0-9]{2}")
-_BARE_NUMERAL = re.compile(r"[0-9][0-9,.]*")
 _UNIT_TAIL = re.compile(r"[(\[][^()\[\]]*[)\]]\s*$")
 
 
@@ -708,10 +707,11 @@ class _Sentences:
 _YEAR_HEADING = re.compile(r"([0-9]{4})年度?")
 
 
-def _latest_column(heads: tuple[str, ...]) -> int:
+def _latest_column(heads: tuple[str, ...], heading: Callable[[str], _Heading] = _heading) -> int:
     """The column of a table's latest period: of the headers naming a date, the latest year
-    when each names a year, else the last one (-1: none names a date)."""
-    dated = [(j, _heading(head)[0]) for j, head in enumerate(heads)]
+    when each names a year, else the last one (-1: none names a date). ``heading`` reads one
+    header (a cache of :func:`_heading`)."""
+    dated = [(j, heading(head)[0]) for j, head in enumerate(heads)]
     dated = [(j, dates) for j, dates in dated if dates]
     if not dated:
         return -1
@@ -768,8 +768,8 @@ class NumberIndex:
     #: the words around each mention of ``_found``, found when first read
     _around: _LazyContexts = field(default_factory=lambda: _LazyContexts("", []), init=False, repr=False, compare=False)
     _said_index: dict[str, dict[str, set[str]]] = field(default_factory=dict, init=False, repr=False)
-    #: per value: the spans (indexes into its spans) of table cells read with their headers'
-    #: unit, with what those headers say (:meth:`_table_cells`)
+    #: per value: the spans (indexes into its spans) that are table body cells, with what their
+    #: headings say (:meth:`_table_cells`)
     _cells_of: dict[str, dict[int, _Headers]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _norm: str = field(default="", init=False, repr=False, compare=False)
     _lines: TableLines | None = field(default=None, init=False, repr=False, compare=False)
@@ -893,11 +893,9 @@ class NumberIndex:
             allowed = [k for k in range(len(every)) if k not in cells or _names(sentence, cells[k])]
             count, positions = len(allowed), allowed
             if not allowed:  # the value is there, in cells whose row or column the claim does not name
-                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
-                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+                return self._differs(mention, every)
         if every and noun and mention.category != "date" and self._swapped(mention, noun):
-            elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
-            return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+            return self._differs(mention, every)
         if (
             every
             and mention.category != "date"
@@ -909,13 +907,11 @@ class NumberIndex:
                 positions = [k for k in positions if k in kept]
                 count = min(count, len(positions)) if len(positions) < _FITTING_READ else count
             if not count:  # the value is there, but per another period or counting another noun
-                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
-                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+                return self._differs(mention, every)
         if words:  # the mentions with no words of their own, or sharing one with the claim, first
             agree, others = self._agreeing(mention.value, words, positions)
             if every and not agree and self._says_otherwise(mention, words):
-                elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
-                return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+                return self._differs(mention, every)
             spans = [every[i] for i in agree]
             spans += [every[i] for i in others[: MAX_NUMBER_SPANS - len(spans)]]
         else:  # no words: every mention agrees
@@ -924,9 +920,16 @@ class NumberIndex:
             mention, bool(count), tuple(Span(a, b, source[a:b]) for a, b in spans), count, count > MAX_NUMBER_SPANS,
         )  # fmt: skip
 
+    def _differs(self, mention: NumberMention, every: list[tuple[int, int]]) -> GroundedNumber:
+        """△: the value is in the source (at ``every``), but not in the claim's context."""
+        source = self.source
+        elsewhere = tuple(Span(a, b, source[a:b]) for a, b in every[:MAX_NUMBER_SPANS])
+        return GroundedNumber(mention, False, context_differs=True, elsewhere=elsewhere)
+
     def _table_cells(self, value: str) -> dict[int, _Headers]:
-        """The spans of ``value`` (indexes into its spans) that are table cells read with their
-        headers' unit (:mod:`sadame.quote._tables`), with those headers' dates and words."""
+        """The spans of ``value`` (indexes into its spans) that are table body cells
+        (:mod:`sadame.quote._tables`), with the dates and words of the headings that tell each apart
+        (see :func:`_names`)."""
         cells = self._cells_of.get(value)
         if cells is None:
             cells = {}
@@ -943,7 +946,7 @@ class NumberIndex:
                         competing = self._competes(line, column, category)
                         latest = self._latest.get(top)
                         if latest is None:
-                            latest = self._latest[top] = _latest_column(column_headers(self._lines, top))
+                            latest = self._latest[top] = _latest_column(column_headers(self._lines, top), self._heading)
                         # a heading distinguishes a cell only when its table has another row, its
                         # row another value
                         cells[k] = (

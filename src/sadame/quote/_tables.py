@@ -133,6 +133,15 @@ def _caption(lines: TableLines, top: int, header: str) -> str | None:
     return None
 
 
+_PAST_ANY_END = 1 << 62  # a cell end no span reaches: bisects to the last cell starting at or before
+
+
+def _column(cells: list[tuple[int, int]], at: int) -> int:
+    """The index of the cell span holding position ``at`` of its line (-1: none, a pipe or outside)."""
+    column = bisect.bisect_right(cells, (at, _PAST_ANY_END)) - 1
+    return column if column >= 0 and cells[column][0] <= at < cells[column][1] else -1
+
+
 def _cell_unit(
     lines: TableLines, line: int, row: str, at: int
 ) -> tuple[int, int, str | None, str, str, int, int] | None:
@@ -144,8 +153,8 @@ def _cell_unit(
     if line < top + 2 or not is_table:
         return None  # the header, the separator, or no table
     cells = lines.cells(line)
-    column = bisect.bisect_right(cells, (at, len(row))) - 1
-    if column < 0 or not cells[column][0] <= at < cells[column][1]:
+    column = _column(cells, at)
+    if column < 0:
         return None
     a, b = cells[column]
     label = row[cells[0][0] : cells[0][1]] if column else ""
@@ -162,16 +171,27 @@ def column_headers(lines: TableLines, top: int) -> tuple[str, ...]:
     return tuple(header[a:b] for a, b in lines.cells(top))
 
 
+def _body_cell(
+    lines: TableLines, start: int
+) -> tuple[int, int, tuple[int, int, str | None, str, str, int, int]] | None:
+    """The line holding normalized ``start``, its offset, and :func:`_cell_unit` of it."""
+    line = bisect.bisect_right(lines.starts, start) - 1
+    if not lines.is_row(line):
+        return None
+    offset = lines.starts[line]
+    cell = _cell_unit(lines, line, lines.text(line), start - offset)
+    return None if cell is None else (line, offset, cell)
+
+
 def cell_headers(lines: TableLines, start: int, end: int) -> tuple[str, str, str, int, int] | None:
     """``(unit, row label, column header, column, the table's first line)`` of the bare number at
     normalized ``start..end`` when it is a whole body cell of a table whose headers give it a
     unit (:func:`table_units`; :func:`column_headers` gives the table's headers)."""
-    line = bisect.bisect_right(lines.starts, start) - 1
-    if not lines.is_row(line):
+    found = _body_cell(lines, start)
+    if found is None:
         return None
-    row, offset = lines.text(line), lines.starts[line]
-    cell = _cell_unit(lines, line, row, start - offset)
-    if cell is None or cell[2] is None or (cell[0], cell[1]) != (start - offset, end - offset):
+    _line, offset, cell = found
+    if cell[2] is None or (cell[0], cell[1]) != (start - offset, end - offset):
         return None
     return cell[2], cell[3], cell[4], cell[5], cell[6]
 
@@ -179,12 +199,11 @@ def cell_headers(lines: TableLines, start: int, end: int) -> tuple[str, str, str
 def cell_of(lines: TableLines, start: int, end: int) -> tuple[str, str, int, int, int] | None:
     """``(row label, column header, column, the table's first line, the row's line)`` of the body
     cell (not the first column) holding normalized ``start..end``; None outside a table's body."""
-    line = bisect.bisect_right(lines.starts, start) - 1
-    if not lines.is_row(line):
+    found = _body_cell(lines, start)
+    if found is None:
         return None
-    row, offset = lines.text(line), lines.starts[line]
-    cell = _cell_unit(lines, line, row, start - offset)
-    if cell is None or not cell[5] or end - offset > cell[1]:
+    line, offset, cell = found
+    if not cell[5] or end - offset > cell[1]:
         return None
     return cell[3], cell[4], cell[5], cell[6], line
 
@@ -198,8 +217,8 @@ def value_column_at(lines: TableLines, line: int, at: int) -> int:
     4万円」, is none); else -1."""
     cells = lines.cells(line)
     offset = lines.starts[line]
-    column = bisect.bisect_right(cells, (at - offset, len(lines.norm))) - 1
-    if column < 0 or not cells[column][0] <= at - offset < cells[column][1]:
+    column = _column(cells, at - offset)
+    if column < 0:
         return -1
     return column if _VALUE_CELL.match(lines.norm, offset + cells[column][0]) else -1
 
@@ -212,7 +231,8 @@ def _by_suffix(
 ) -> tuple[str, str, str] | None:
     """:func:`value_of` of an integer cell without scanning it, when ``unit`` reads as a suffix:
     the scanner gives ``7`` + unit and ``1234`` + unit the values ``7X`` and ``1234X`` of one
-    category and kind (「件」, 「円」, 「%」; not 「千個」, which multiplies)."""
+    category and kind (「件」, 「円」, 「%」, and for an integer 「千個」 too: 7000個, 1234000個; a
+    unit that reads otherwise is scanned with each number)."""
     if not _INTEGER.fullmatch(number):
         return None
     if unit not in suffixes:
